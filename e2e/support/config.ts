@@ -1,0 +1,16 @@
+// Ports, accounts and URLs the e2e harness shares between playwright.config.ts and the specs.
+export const E2E_ISSUER_PORT = 3101;
+export const EXTERNAL_APP_PORT = 3100;
+export const EMBEDDED_APP_PORT = 3200;
+
+export const EXTERNAL_APP_URL = `http://localhost:${EXTERNAL_APP_PORT}`;
+export const EMBEDDED_APP_URL = `http://localhost:${EMBEDDED_APP_PORT}`;
+export const E2E_ISSUER_URL = `http://127.0.0.1:${E2E_ISSUER_PORT}`;
+
+export const E2E_CLIENT = { clientId: "patchbay-e2e", clientSecret: "e2e-client-secret-not-for-production" };
+export const E2E_PROVIDER_NAME = "Test SSO";
+
+export const ALICE = { id: "alice", email: "alice@example.test", name: "Alice Example" };
+export const BOB = { id: "bob", email: "bob@example.test", name: "Bob Example" };
+
+export const E2E_DATABASE = "patchbay_e2e";

@@ -1,0 +1,28 @@
+// Calls Patchbay's tRPC endpoints over plain HTTP (superjson envelope), with whatever cookies the
+// given request context carries: the way to prove server-side authorization without the UI.
+import type { APIRequestContext } from "@playwright/test";
+
+export type TrpcResult = {
+  status: number;
+  data?: unknown;
+  error?: { message: string; data?: { code?: string; appCode?: string } };
+};
+
+type Envelope = {
+  result?: { data?: { json?: unknown } };
+  error?: { json?: TrpcResult["error"] };
+};
+
+async function unwrap(response: Awaited<ReturnType<APIRequestContext["get"]>>): Promise<TrpcResult> {
+  const body = (await response.json()) as Envelope;
+  return { status: response.status(), data: body.result?.data?.json, error: body.error?.json };
+}
+
+export async function trpcQuery(request: APIRequestContext, path: string, input?: unknown): Promise<TrpcResult> {
+  const query = input === undefined ? "" : `?input=${encodeURIComponent(JSON.stringify({ json: input }))}`;
+  return unwrap(await request.get(`/api/trpc/${path}${query}`));
+}
+
+export async function trpcMutation(request: APIRequestContext, path: string, input: unknown): Promise<TrpcResult> {
+  return unwrap(await request.post(`/api/trpc/${path}`, { data: { json: input } }));
+}

@@ -1,0 +1,105 @@
+// Playwright: real Chromium (Debian's /usr/bin/chromium) against the built app.
+// Three servers are started: the harness OIDC issuer, Patchbay configured with it and a fresh real
+// Postgres database ("external"), and Patchbay exactly as `npm start` runs on a fresh clone
+// ("embedded": no DATABASE_URL, no providers, a new data folder).
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+
+import { defineConfig, devices } from "@playwright/test";
+
+import {
+  E2E_CLIENT,
+  E2E_DATABASE,
+  E2E_ISSUER_URL,
+  E2E_PROVIDER_NAME,
+  EMBEDDED_APP_PORT,
+  EMBEDDED_APP_URL,
+  EXTERNAL_APP_PORT,
+  EXTERNAL_APP_URL,
+} from "./e2e/support/config.ts";
+
+const adminUrl = process.env.TEST_DATABASE_ADMIN_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
+const databaseUrl = Object.assign(new URL(adminUrl), { pathname: `/${E2E_DATABASE}` }).toString();
+const embeddedDataDir = process.env.PATCHBAY_E2E_EMBEDDED_DIR ?? mkdtempSync(path.join(tmpdir(), "patchbay-e2e-"));
+process.env.PATCHBAY_E2E_EMBEDDED_DIR = embeddedDataDir; // workers re-read this config: keep one folder
+
+const noProviders = {
+  AUTH_GITHUB_ID: "",
+  AUTH_GITHUB_SECRET: "",
+  AUTH_GOOGLE_ID: "",
+  AUTH_GOOGLE_SECRET: "",
+  AUTH_OIDC_ISSUER: "",
+  AUTH_OIDC_ID: "",
+  AUTH_OIDC_SECRET: "",
+};
+
+const chromium = {
+  ...devices["Desktop Chrome"],
+  launchOptions: {
+    executablePath: "/usr/bin/chromium",
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      "--no-first-run",
+    ],
+  },
+};
+
+export default defineConfig({
+  testDir: "./e2e",
+  outputDir: "./test-results",
+  fullyParallel: false,
+  workers: 2,
+  retries: process.env.CI ? 1 : 0,
+  forbidOnly: Boolean(process.env.CI),
+  reporter: process.env.CI ? [["list"]] : [["list"], ["html", { open: "never" }]],
+  timeout: 60_000,
+  expect: { timeout: 15_000 },
+  use: { trace: "retain-on-failure", screenshot: "only-on-failure" },
+  projects: [
+    { name: "external", testMatch: /external\/.*\.spec\.ts/, use: { ...chromium, baseURL: EXTERNAL_APP_URL } },
+    { name: "embedded", testMatch: /embedded\/.*\.spec\.ts/, use: { ...chromium, baseURL: EMBEDDED_APP_URL } },
+  ],
+  webServer: [
+    {
+      command: "tsx e2e/support/oidc-issuer.ts",
+      url: `${E2E_ISSUER_URL}/.well-known/openid-configuration`,
+      reuseExistingServer: false,
+      stdout: "pipe",
+    },
+    {
+      command: `tsx e2e/support/prepare-database.ts && next start --hostname 127.0.0.1 --port ${EXTERNAL_APP_PORT}`,
+      url: `${EXTERNAL_APP_URL}/sign-in`,
+      reuseExistingServer: false,
+      timeout: 120_000,
+      env: {
+        ...noProviders,
+        DATABASE_URL: databaseUrl,
+        PORT: String(EXTERNAL_APP_PORT),
+        PATCHBAY_DATA_DIR: path.join(embeddedDataDir, "external"),
+        AUTH_SECRET: "e2e-auth-secret-e2e-auth-secret-e2e-auth-secret",
+        AUTH_OIDC_ISSUER: E2E_ISSUER_URL,
+        AUTH_OIDC_ID: E2E_CLIENT.clientId,
+        AUTH_OIDC_SECRET: E2E_CLIENT.clientSecret,
+        AUTH_OIDC_NAME: E2E_PROVIDER_NAME,
+      },
+    },
+    {
+      command: "npm start",
+      url: `${EMBEDDED_APP_URL}/sign-in`,
+      reuseExistingServer: false,
+      timeout: 240_000,
+      env: {
+        ...noProviders,
+        DATABASE_URL: "",
+        AUTH_SECRET: "",
+        PORT: String(EMBEDDED_APP_PORT),
+        PATCHBAY_DATA_DIR: path.join(embeddedDataDir, "embedded"),
+      },
+    },
+  ],
+});

@@ -1,0 +1,11 @@
+// The app's tRPC router: one sub-router per resource. Add a router in ./routers and mount it here.
+import { sessionRouter } from "./routers/session.ts";
+import { createCallerFactory, createTRPCRouter } from "./trpc.ts";
+
+export const appRouter = createTRPCRouter({
+  session: sessionRouter,
+});
+
+export type AppRouter = typeof appRouter;
+
+export const createCaller = createCallerFactory(appRouter);
