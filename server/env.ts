@@ -41,6 +41,9 @@ const schema = z
     AUTH_OIDC_SECRET: optionalString,
     AUTH_OIDC_NAME: z.string().trim().min(1).default("Single sign-on"),
     LOCAL_IDP_PORT: port(0),
+    TEST_DATABASE_ADMIN_URL: postgresUrl.transform(
+      (value) => value ?? "postgresql://postgres@127.0.0.1:5432/postgres",
+    ),
   })
   .superRefine((value, ctx) => {
     const pairs: [string, string | undefined, string, string | undefined][] = [
@@ -65,9 +68,13 @@ export class EnvError extends Error {
   override name = "EnvError";
 }
 
-/** Validates an environment record (process.env in production, a plain object in tests). */
+/**
+ * Validates an environment record (process.env in production, a plain object in tests). Blank values
+ * count as unset, so `PORT=` in a copied .env.example means the default, not port 0.
+ */
 export function parseEnv(source: Record<string, string | undefined>): Env {
-  const result = schema.safeParse(source);
+  const setValues = Object.fromEntries(Object.entries(source).filter(([, value]) => value?.trim()));
+  const result = schema.safeParse(setValues);
   if (result.success) return result.data;
   const lines = result.error.issues.map((issue) => `  - ${issue.path.join(".") || "(env)"}: ${issue.message}`);
   throw new EnvError(`Invalid Patchbay configuration:\n${lines.join("\n")}\nSee .env.example for every variable.`);

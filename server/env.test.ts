@@ -1,0 +1,100 @@
+// parseEnv is the one gate for configuration: an empty environment yields the embedded defaults,
+// blank values count as unset (a copied .env.example with `PORT=` must not change behaviour), and
+// every bad value stops the process with an EnvError that names the variable to fix.
+import { describe, expect, it } from "vitest";
+
+import { EnvError, parseEnv } from "./env.ts";
+
+const DEFAULT_ADMIN_URL = "postgresql://postgres@127.0.0.1:5432/postgres";
+const LONG_SECRET = "x".repeat(32);
+
+/** The EnvError parseEnv throws for `source`; fails the test if it does not throw one. */
+function envErrorFor(source: Record<string, string | undefined>): EnvError {
+  try {
+    parseEnv(source);
+  } catch (error) {
+    expect(error).toBeInstanceOf(EnvError);
+    return error as EnvError;
+  }
+  throw new Error(`parseEnv accepted ${JSON.stringify(source)}`);
+}
+
+describe("parseEnv defaults", () => {
+  it("gives the embedded defaults for an empty environment", () => {
+    const env = parseEnv({});
+    expect(env.PORT).toBe(3000);
+    expect(env.HOST).toBe("127.0.0.1");
+    expect(env.PATCHBAY_DATA_DIR).toBe(".data");
+    expect(env.DATABASE_URL).toBeUndefined();
+    expect(env.TEST_DATABASE_ADMIN_URL).toBe(DEFAULT_ADMIN_URL);
+    expect(env.NODE_ENV).toBe("development");
+    expect(env.AUTH_OIDC_NAME).toBe("Single sign-on");
+    expect(env.LOCAL_IDP_PORT).toBe(0);
+  });
+
+  it("treats empty and blank strings as unset", () => {
+    const blank = {
+      NODE_ENV: "",
+      DATABASE_URL: "",
+      PATCHBAY_DATA_DIR: "",
+      HOST: "  ",
+      PORT: "",
+      AUTH_URL: "",
+      AUTH_SECRET: "",
+      AUTH_GITHUB_ID: "",
+      AUTH_GITHUB_SECRET: " ",
+      AUTH_GOOGLE_ID: "",
+      AUTH_GOOGLE_SECRET: "",
+      AUTH_OIDC_ISSUER: "",
+      AUTH_OIDC_ID: "",
+      AUTH_OIDC_SECRET: "",
+      AUTH_OIDC_NAME: "",
+      LOCAL_IDP_PORT: "",
+      TEST_DATABASE_ADMIN_URL: "",
+    };
+    expect(parseEnv(blank)).toEqual(parseEnv({}));
+  });
+
+  it("keeps set values and trims them", () => {
+    const env = parseEnv({
+      DATABASE_URL: " postgres://db.example/patchbay ",
+      PORT: "8080",
+      HOST: "0.0.0.0",
+      AUTH_SECRET: LONG_SECRET,
+    });
+    expect(env.DATABASE_URL).toBe("postgres://db.example/patchbay");
+    expect(env.PORT).toBe(8080);
+    expect(env.HOST).toBe("0.0.0.0");
+    expect(env.AUTH_SECRET).toBe(LONG_SECRET);
+  });
+});
+
+describe("parseEnv rejects bad configuration", () => {
+  it("rejects a DATABASE_URL that is not postgres", () => {
+    expect(envErrorFor({ DATABASE_URL: "mysql://x" }).message).toMatch(/DATABASE_URL: must be a postgres/);
+  });
+
+  it("rejects an AUTH_SECRET shorter than 32 characters", () => {
+    expect(envErrorFor({ AUTH_SECRET: "x".repeat(31) }).message).toContain("AUTH_SECRET");
+  });
+
+  it("rejects AUTH_GITHUB_ID without AUTH_GITHUB_SECRET, naming the missing one", () => {
+    const { message } = envErrorFor({ AUTH_GITHUB_ID: "client-id" });
+    expect(message).toContain("AUTH_GITHUB_SECRET: is required when AUTH_GITHUB_ID is set");
+  });
+
+  it("rejects AUTH_OIDC_ISSUER without AUTH_OIDC_ID", () => {
+    const { message } = envErrorFor({ AUTH_OIDC_ISSUER: "https://id.example.test" });
+    expect(message).toContain("AUTH_OIDC_ID: is required when AUTH_OIDC_ISSUER is set");
+  });
+
+  it("rejects a PORT that is not a number", () => {
+    expect(envErrorFor({ PORT: "abc" }).message).toMatch(/PORT: must be a port number/);
+  });
+
+  it("names every bad variable in one message", () => {
+    const { message } = envErrorFor({ PORT: "abc", DATABASE_URL: "mysql://x" });
+    expect(message).toContain("PORT");
+    expect(message).toContain("DATABASE_URL");
+  });
+});

@@ -1,0 +1,48 @@
+// Integration-test databases: each call creates a fresh Postgres database on the test server
+// (TEST_DATABASE_ADMIN_URL), applies the real migrations, and hands back a Prisma client and a
+// drop() for afterAll. Never used by the app itself.
+import { randomBytes } from "node:crypto";
+
+import pg from "pg";
+
+import { createDbClient, type Db } from "../db.ts";
+import { applyMigrations } from "../db/migrate.ts";
+import { env } from "../env.ts";
+
+export type TestDatabase = { url: string; db: Db; drop(): Promise<void> };
+
+async function admin<T>(run: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: env.TEST_DATABASE_ADMIN_URL });
+  await client.connect();
+  try {
+    return await run(client);
+  } finally {
+    await client.end();
+  }
+}
+
+export async function createTestDatabase(): Promise<TestDatabase> {
+  const name = `patchbay_test_${randomBytes(6).toString("hex")}`;
+  await admin((client) => client.query(`CREATE DATABASE "${name}"`));
+  const url = Object.assign(new URL(env.TEST_DATABASE_ADMIN_URL), { pathname: `/${name}` }).toString();
+  await applyMigrations(url);
+  const db = createDbClient(url);
+  return {
+    url,
+    db,
+    drop: async () => {
+      await db.$disconnect();
+      await admin((client) => client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`));
+    },
+  };
+}
+
+/** A user row, as Auth.js would create on first sign-in. */
+export async function createTestUser(db: Db, name: string): Promise<{ id: string; name: string; email: string }> {
+  const email = `${name.toLowerCase()}-${randomBytes(4).toString("hex")}@example.test`;
+  return db.user.create({ data: { name, email }, select: { id: true, name: true, email: true } }) as Promise<{
+    id: string;
+    name: string;
+    email: string;
+  }>;
+}
