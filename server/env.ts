@@ -41,9 +41,7 @@ const schema = z
     AUTH_OIDC_SECRET: optionalString,
     AUTH_OIDC_NAME: z.string().trim().min(1).default("Single sign-on"),
     LOCAL_IDP_PORT: port(0),
-    TEST_DATABASE_ADMIN_URL: postgresUrl.transform(
-      (value) => value ?? "postgresql://postgres@127.0.0.1:5432/postgres",
-    ),
+    TEST_DATABASE_ADMIN_URL: postgresUrl.transform((value) => value ?? "postgresql://postgres@127.0.0.1:5432/postgres"),
   })
   .superRefine((value, ctx) => {
     const pairs: [string, string | undefined, string, string | undefined][] = [

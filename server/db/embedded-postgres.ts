@@ -14,23 +14,32 @@ function isProcessAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
-  } catch {
-    return false;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM"; // alive, owned by another user
   }
 }
 
+/** Takes the folder's lock atomically; a lock left by a process that is gone is taken over. */
 async function acquireLock(lockPath: string): Promise<void> {
-  const existing = await readFile(lockPath, "utf8").catch(() => undefined);
-  const holder = Number.parseInt(existing ?? "", 10);
-  if (Number.isInteger(holder) && holder !== process.pid && isProcessAlive(holder)) {
-    throw new Error(
-      `The embedded database in ${path.dirname(lockPath)} is in use by process ${holder}. ` +
-        "Stop it, or set PATCHBAY_DATA_DIR to another folder, or set DATABASE_URL.",
-    );
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      const handle = await open(lockPath, "wx");
+      await handle.writeFile(String(process.pid));
+      await handle.close();
+      return;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+    }
+    const holder = Number.parseInt((await readFile(lockPath, "utf8").catch(() => "")).trim(), 10);
+    if (Number.isInteger(holder) && holder > 0 && isProcessAlive(holder)) {
+      throw new Error(
+        `The embedded database in ${path.dirname(lockPath)} is in use by process ${holder}. ` +
+          "Stop it, or set PATCHBAY_DATA_DIR to another folder, or set DATABASE_URL.",
+      );
+    }
+    await rm(lockPath, { force: true });
   }
-  const handle = await open(lockPath, "w");
-  await handle.writeFile(String(process.pid));
-  await handle.close();
+  throw new Error(`Could not lock the embedded database at ${lockPath}.`);
 }
 
 /** Opens (creating if needed) the database in `<dataDir>/pglite` and serves it on 127.0.0.1. */
@@ -39,9 +48,17 @@ export async function startEmbeddedPostgres(dataDir: string): Promise<EmbeddedPo
   await mkdir(folder, { recursive: true });
   const lockPath = path.join(path.resolve(dataDir), "pglite.lock");
   await acquireLock(lockPath);
-  const db = await PGlite.create(folder);
-  const server = new PGLiteSocketServer({ db, host: "127.0.0.1", port: 0, maxConnections: 16 });
-  await server.start();
+  let db: PGlite | undefined;
+  let server: PGLiteSocketServer;
+  try {
+    db = await PGlite.create(folder);
+    server = new PGLiteSocketServer({ db, host: "127.0.0.1", port: 0, maxConnections: 16 });
+    await server.start();
+  } catch (error) {
+    await db?.close().catch(() => undefined);
+    await rm(lockPath, { force: true });
+    throw error;
+  }
   const url = `postgresql://postgres@${server.getServerConn()}/postgres?sslmode=disable`;
   return {
     url,
