@@ -20,7 +20,9 @@ test("a second user cannot list, read, rename or delete the first user's session
   const bob = await bobContext.newPage();
   await bob.goto("/");
   await new SignInPage(bob).signIn(E2E_PROVIDER_NAME, BOB.name);
-  await expect(new SessionsPage(bob).session("Alice's private plans")).toHaveCount(0);
+  const bobSessions = new SessionsPage(bob);
+  await bobSessions.waitForLoaded();
+  await expect(bobSessions.session("Alice's private plans")).toHaveCount(0);
 
   const bobList = await trpcQuery(bob.request, "session.list");
   expect(bobList.status).toBe(200);

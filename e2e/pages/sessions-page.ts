@@ -12,13 +12,17 @@ export class SessionsPage {
     return this.list.getByRole("listitem", { name: title, exact: true });
   }
 
+  /** Waits until the list has loaded (either the list or the empty state is shown). */
+  async waitForLoaded(): Promise<void> {
+    await expect(this.list.or(this.page.getByText("No chats yet"))).toBeVisible();
+  }
+
   async create(): Promise<void> {
-    const before = await this.list
-      .getByRole("listitem")
-      .count()
-      .catch(() => 0);
+    await this.waitForLoaded();
+    const created = this.page.waitForResponse((r) => r.url().includes("/api/trpc/session.create") && r.ok());
     await this.page.getByRole("button", { name: "New chat" }).click();
-    await expect(this.list.getByRole("listitem")).toHaveCount(before + 1);
+    await created;
+    await expect(this.session("New chat").first()).toBeVisible();
   }
 
   async rename(from: string, to: string): Promise<void> {
