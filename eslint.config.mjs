@@ -34,7 +34,15 @@ export default tseslint.config(
     },
   },
   {
-    files: ["server/env.ts", "prisma.config.ts", "playwright.config.ts", "vitest.config.ts", "e2e/**", ".ci/**"],
+    files: [
+      "server/env.ts",
+      "instrumentation.ts",
+      "prisma.config.ts",
+      "playwright.config.ts",
+      "vitest.config.ts",
+      "e2e/**",
+      ".ci/**",
+    ],
     rules: { "no-restricted-properties": "off" },
   },
   {

@@ -12,7 +12,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: "unit",
-          include: ["server/**/*.test.ts", "components/**/*.test.ts"],
+          include: ["server/**/*.test.ts", "components/**/*.test.ts", "e2e/support/**/*.test.ts"],
           exclude: ["**/*.integration.test.ts", "**/node_modules/**"],
           environment: "node",
         },

@@ -21,6 +21,23 @@ const postgresUrl = optionalString.pipe(
 const port = (fallback: number) =>
   z.coerce.number({ error: "must be a port number" }).int().min(0).max(65535).default(fallback);
 
+const modelList = (fallback: string) =>
+  z
+    .string()
+    .default(fallback)
+    .transform((value) =>
+      value
+        .split(",")
+        .map((model) => model.trim())
+        .filter(Boolean),
+    );
+
+const booleanFlag = (fallback: boolean) =>
+  z
+    .enum(["true", "false", "1", "0", "yes", "no"], { error: "must be true or false" })
+    .optional()
+    .transform((value) => (value === undefined ? fallback : ["true", "1", "yes"].includes(value)));
+
 const schema = z
   .object({
     NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
@@ -41,6 +58,22 @@ const schema = z
     AUTH_OIDC_SECRET: optionalString,
     AUTH_OIDC_NAME: z.string().trim().min(1).default("Single sign-on"),
     LOCAL_IDP_PORT: port(0),
+    ANTHROPIC_API_KEY: optionalString,
+    ANTHROPIC_BASE_URL: optionalUrl,
+    ANTHROPIC_MODELS: modelList("claude-sonnet-4-5,claude-haiku-4-5,claude-opus-4-1"),
+    OPENAI_API_KEY: optionalString,
+    OPENAI_BASE_URL: optionalUrl,
+    OPENAI_MODELS: modelList("gpt-5.1,gpt-5-mini,gpt-4.1"),
+    GOOGLE_GENERATIVE_AI_API_KEY: optionalString,
+    GOOGLE_BASE_URL: optionalUrl,
+    GOOGLE_MODELS: modelList("gemini-2.5-pro,gemini-2.5-flash"),
+    OPENAI_COMPATIBLE_BASE_URL: optionalUrl,
+    OPENAI_COMPATIBLE_API_KEY: optionalString,
+    OPENAI_COMPATIBLE_NAME: z.string().trim().min(1).default("Local models"),
+    OPENAI_COMPATIBLE_MODELS: modelList(""),
+    OPENAI_COMPATIBLE_NATIVE_TOOLS: booleanFlag(true),
+    TURN_MAX_STEPS: z.coerce.number({ error: "must be a number" }).int().min(1).max(100).default(8),
+    TOOL_TIMEOUT_MS: z.coerce.number({ error: "must be a number" }).int().min(100).max(3_600_000).default(30_000),
     TEST_DATABASE_ADMIN_URL: postgresUrl.transform((value) => value ?? "postgresql://postgres@127.0.0.1:5432/postgres"),
   })
   .superRefine((value, ctx) => {

@@ -16,7 +16,7 @@ export const errorTypes = {
 } as const;
 
 export type ErrorType = keyof typeof errorTypes;
-export type Surface = "auth" | "session" | "database" | "config" | "api";
+export type Surface = "auth" | "session" | "turn" | "provider" | "database" | "config" | "api";
 export type ErrorCode = `${ErrorType}:${Surface}`;
 
 const defaultMessages: Partial<Record<ErrorCode, string>> & Record<ErrorType, string> = {
@@ -30,6 +30,8 @@ const defaultMessages: Partial<Record<ErrorCode, string>> & Record<ErrorType, st
   internal: "Something went wrong on the server.",
   "not_found:session": "That chat session does not exist or is not yours.",
   "unauthorized:auth": "You need to sign in first.",
+  "not_found:turn": "That turn does not exist or is not yours.",
+  "conflict:turn": "An answer is still being written in this chat. Stop it or wait for it to finish.",
 };
 
 export class AppError extends Error {

@@ -2,7 +2,7 @@
 // The browser's tRPC client and React Query cache, provided to every client component.
 // Components call `useTRPC()` and use the TanStack Query hooks with its query/mutation options.
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
-import { createTRPCClient, httpBatchLink } from "@trpc/client";
+import { createTRPCClient, httpBatchLink, httpSubscriptionLink, splitLink } from "@trpc/client";
 import { createTRPCContext } from "@trpc/tanstack-react-query";
 import { useState, type ReactNode } from "react";
 import superjson from "superjson";
@@ -31,7 +31,13 @@ export function TrpcProvider({ children }: { children: ReactNode }) {
   const [queryClient] = useState(makeQueryClient);
   const [trpcClient] = useState(() =>
     createTRPCClient<AppRouter>({
-      links: [httpBatchLink({ url: "/api/trpc", transformer: superjson })],
+      links: [
+        splitLink({
+          condition: (operation) => operation.type === "subscription",
+          true: httpSubscriptionLink({ url: "/api/trpc", transformer: superjson }),
+          false: httpBatchLink({ url: "/api/trpc", transformer: superjson }),
+        }),
+      ],
     }),
   );
   return (

@@ -1,6 +1,7 @@
 "use client";
 // One chat session in the list, with inline rename and a two-step delete.
 import { useMutation } from "@tanstack/react-query";
+import Link from "next/link";
 import { useState, type FormEvent } from "react";
 
 import { useTRPC } from "@/components/providers/trpc-provider.tsx";
@@ -59,7 +60,9 @@ export function SessionRow({ session, onChanged, onError }: Props) {
   return (
     <li className="flex flex-wrap items-center gap-2 p-3" aria-label={session.title}>
       <div className="min-w-0 flex-1">
-        <p className="truncate font-medium">{session.title}</p>
+        <Link href={`/s/${session.id}`} className="block truncate font-medium underline-offset-2 hover:underline">
+          {session.title}
+        </Link>
         <p className="text-xs text-zinc-500 dark:text-zinc-400">Updated {session.updatedAt.toLocaleString()}</p>
       </div>
       {mode === "confirm-delete" ? (

@@ -1,9 +1,11 @@
 // The app's tRPC router: one sub-router per resource. Add a router in ./routers and mount it here.
+import { chatRouter } from "./routers/chat.ts";
 import { sessionRouter } from "./routers/session.ts";
 import { createCallerFactory, createTRPCRouter } from "./trpc.ts";
 
 export const appRouter = createTRPCRouter({
   session: sessionRouter,
+  chat: chatRouter,
 });
 
 export type AppRouter = typeof appRouter;

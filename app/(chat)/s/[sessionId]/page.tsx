@@ -1,0 +1,31 @@
+import type { Metadata } from "next";
+import { notFound } from "next/navigation";
+
+import { ChatView } from "@/components/chat/chat-view.tsx";
+import { requireUser } from "@/server/auth/session.ts";
+import { getDb } from "@/server/db.ts";
+import { AppError } from "@/server/errors.ts";
+import { getChatSession } from "@/server/session/chat-sessions.ts";
+
+type Params = Promise<{ sessionId: string }>;
+
+async function loadSession(sessionId: string) {
+  const user = await requireUser(`/s/${sessionId}`);
+  try {
+    return await getChatSession(await getDb(), user.id, sessionId);
+  } catch (error) {
+    if (error instanceof AppError && error.type === "not_found") notFound();
+    throw error;
+  }
+}
+
+export async function generateMetadata({ params }: { params: Params }): Promise<Metadata> {
+  const { sessionId } = await params;
+  return { title: (await loadSession(sessionId)).title };
+}
+
+export default async function ChatPage({ params }: { params: Params }) {
+  const { sessionId } = await params;
+  const session = await loadSession(sessionId);
+  return <ChatView sessionId={session.id} />;
+}

@@ -1,0 +1,164 @@
+// The browser's model of one chat: the history loaded once, then every live event applied in id
+// order. Pure and idempotent: an event at or below `lastEventId` is ignored, so a reconnect that
+// replays from the last seen id can never duplicate text, and a gap can never be skipped silently.
+import type { MessageDto, PartDto, SessionHistoryDto, TurnDto } from "@/server/session/history.ts";
+
+export type ChatEvent = { id: string; turnId: string | null; type: string; data: Record<string, unknown> };
+
+export type ToolResultView = { output: unknown; isError: boolean; durationMs?: number };
+
+export type ChatState = {
+  messages: MessageDto[];
+  turns: TurnDto[];
+  toolResults: Record<string, ToolResultView>;
+  lastEventId: string | null;
+};
+
+export function createChatState(history: SessionHistoryDto): ChatState {
+  const toolResults: Record<string, ToolResultView> = {};
+  for (const message of history.messages) {
+    for (const part of message.parts) {
+      if (part.type === "tool-result") toolResults[part.callId] = { output: part.output, isError: part.isError };
+    }
+  }
+  return { messages: history.messages, turns: history.turns, toolResults, lastEventId: history.lastEventId };
+}
+
+function isAfter(id: string, last: string | null): boolean {
+  return last === null || BigInt(id) > BigInt(last);
+}
+
+function updateMessage(state: ChatState, messageId: unknown, update: (parts: PartDto[]) => PartDto[]): ChatState {
+  return {
+    ...state,
+    messages: state.messages.map((message) =>
+      message.id === messageId ? { ...message, parts: update([...message.parts]) } : message,
+    ),
+  };
+}
+
+function updateTurn(state: ChatState, turnId: unknown, update: (turn: TurnDto) => TurnDto): ChatState {
+  return { ...state, turns: state.turns.map((turn) => (turn.id === turnId ? update(turn) : turn)) };
+}
+
+function appendDelta(kind: "text" | "reasoning", index: number, text: string) {
+  return (parts: PartDto[]) => {
+    const existing = parts[index];
+    parts[index] =
+      existing && existing.type === kind ? { type: kind, text: existing.text + text } : { type: kind, text };
+    return parts;
+  };
+}
+
+function nextSeq(state: ChatState): number {
+  return (state.messages.at(-1)?.seq ?? 0) + 1;
+}
+
+function applyData(state: ChatState, event: ChatEvent): ChatState {
+  const data = event.data;
+  switch (event.type) {
+    case "user.message":
+      if (state.messages.some((message) => message.id === data.messageId)) return state;
+      return {
+        ...state,
+        messages: [
+          ...state.messages,
+          {
+            id: String(data.messageId),
+            seq: nextSeq(state),
+            role: "user",
+            turnId: null,
+            parts: [{ type: "text", text: String(data.text) }],
+          },
+        ],
+      };
+    case "message.created":
+      if (state.messages.some((message) => message.id === data.messageId)) return state;
+      return {
+        ...state,
+        messages: [
+          ...state.messages,
+          {
+            id: String(data.messageId),
+            seq: nextSeq(state),
+            role: data.role as MessageDto["role"],
+            turnId: event.turnId,
+            parts: [],
+          },
+        ],
+      };
+    case "text.delta":
+    case "reasoning.delta":
+      return updateMessage(
+        state,
+        data.messageId,
+        appendDelta(event.type === "text.delta" ? "text" : "reasoning", Number(data.partIndex), String(data.text)),
+      );
+    case "tool.call":
+      return updateMessage(state, data.messageId, (parts) => {
+        parts[Number(data.partIndex)] = data.call as PartDto;
+        return parts;
+      });
+    case "message.updated":
+      return updateMessage(state, data.messageId, () => data.parts as PartDto[]);
+    case "tool.result": {
+      const result = data.result as { callId: string; output: unknown; isError: boolean };
+      const view = { output: result.output, isError: result.isError, durationMs: Number(data.durationMs) };
+      return { ...state, toolResults: { ...state.toolResults, [result.callId]: view } };
+    }
+    case "turn.started":
+      return applyTurnStarted(state, event);
+    case "request.started":
+      return updateTurn(state, event.turnId, (turn) => ({
+        ...turn,
+        requests: [
+          ...turn.requests,
+          {
+            index: Number(data.index),
+            toolsRevision: Number(data.toolsRevision),
+            toolNames: data.toolNames as string[],
+            finishReason: null,
+          },
+        ],
+      }));
+    case "turn.finished":
+      return updateTurn(state, data.turnId, (turn) => ({
+        ...turn,
+        status: String(data.status),
+        error: (data.error as TurnDto["error"]) ?? null,
+        endedAt: new Date(),
+      }));
+    default:
+      return state;
+  }
+}
+
+function applyTurnStarted(state: ChatState, event: ChatEvent): ChatState {
+  const data = event.data;
+  if (state.turns.some((turn) => turn.id === data.turnId)) return state;
+  const turn: TurnDto = {
+    id: String(data.turnId),
+    status: "streaming",
+    provider: String(data.provider),
+    model: String(data.model),
+    userMessageId: String(data.userMessageId),
+    restartOfId: (data.restartOf as string | null) ?? null,
+    error: null,
+    inputTokens: null,
+    outputTokens: null,
+    startedAt: new Date(),
+    endedAt: null,
+    requests: [],
+  };
+  return { ...state, turns: [...state.turns, turn] };
+}
+
+export function applyChatEvent(state: ChatState, event: ChatEvent): ChatState {
+  if (!isAfter(event.id, state.lastEventId)) return state;
+  return { ...applyData(state, event), lastEventId: event.id };
+}
+
+/** The turn currently streaming, if any. */
+export function findStreamingTurn(state: ChatState): TurnDto | undefined {
+  return state.turns.find((turn) => turn.status === "streaming");
+}

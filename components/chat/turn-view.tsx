@@ -1,0 +1,97 @@
+// One turn of the conversation: the assistant's messages (text, reasoning, tool calls) with its
+// status. A superseded turn is collapsed and labelled; failures show the message the server chose.
+import type { MessageDto, TurnDto } from "@/server/session/history.ts";
+
+import type { ToolResultView } from "./chat-state.ts";
+import { ToolCallCard } from "./tool-call-card.tsx";
+
+type Props = { turn: TurnDto; messages: MessageDto[]; toolResults: Record<string, ToolResultView> };
+
+const statusLabels: Record<string, string> = {
+  cancelled: "Stopped.",
+  interrupted: "Interrupted: the server stopped while writing this answer.",
+  failed: "This answer failed.",
+};
+
+function Parts({
+  messages,
+  toolResults,
+  isLive,
+}: {
+  messages: MessageDto[];
+  toolResults: Props["toolResults"];
+  isLive: boolean;
+}) {
+  return messages
+    .filter((message) => message.role === "assistant")
+    .flatMap((message) =>
+      message.parts.map((part, index) => {
+        const key = `${message.id}-${index}`;
+        if (part.type === "text")
+          return (
+            <p key={key} className="whitespace-pre-wrap leading-relaxed">
+              {part.text}
+            </p>
+          );
+        if (part.type === "reasoning")
+          return (
+            <details key={key} className="text-sm text-zinc-600 dark:text-zinc-400">
+              <summary className="cursor-pointer">Reasoning</summary>
+              <p className="whitespace-pre-wrap">{part.text}</p>
+            </details>
+          );
+        if (part.type === "tool-call")
+          return (
+            <ToolCallCard
+              key={key}
+              name={part.name}
+              args={part.args}
+              result={toolResults[part.id]}
+              isTurnLive={isLive}
+            />
+          );
+        return null;
+      }),
+    );
+}
+
+export function TurnView({ turn, messages, toolResults }: Props) {
+  const isLive = turn.status === "streaming";
+  if (turn.status === "superseded") {
+    return (
+      <details
+        className="rounded-md border border-dashed border-zinc-300 px-3 py-2 text-sm text-zinc-600 dark:border-zinc-700 dark:text-zinc-400"
+        data-testid="superseded-turn"
+      >
+        <summary className="cursor-pointer">Restarted — this answer was replaced</summary>
+        <div className="mt-2 opacity-70">
+          <Parts messages={messages} toolResults={toolResults} isLive={false} />
+        </div>
+      </details>
+    );
+  }
+  return (
+    <article className="space-y-2" aria-label="Assistant answer" data-testid="assistant-turn" data-status={turn.status}>
+      <Parts messages={messages} toolResults={toolResults} isLive={isLive} />
+      {isLive && (
+        <p className="animate-pulse text-sm text-zinc-500" aria-live="polite">
+          Writing…
+        </p>
+      )}
+      {statusLabels[turn.status] && (
+        <p
+          role={turn.status === "failed" ? "alert" : undefined}
+          className={`text-sm ${turn.status === "failed" ? "text-red-700 dark:text-red-300" : "text-zinc-500"}`}
+        >
+          {statusLabels[turn.status]} {turn.error?.message ?? ""}
+        </p>
+      )}
+      {turn.status === "completed" && turn.error && (
+        <p className="text-sm text-amber-700 dark:text-amber-300">{turn.error.message}</p>
+      )}
+      <p className="text-xs text-zinc-500">
+        {turn.provider} · {turn.model}
+      </p>
+    </article>
+  );
+}

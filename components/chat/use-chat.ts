@@ -1,0 +1,45 @@
+"use client";
+// One chat in the browser: loads the history once, then follows the live event stream from the
+// history's last event id (the tRPC SSE link resumes from the last tracked id by itself after a
+// dropped connection). State is reduced by chat-state.ts, which ignores anything already applied.
+import { useQuery } from "@tanstack/react-query";
+import { useSubscription } from "@trpc/tanstack-react-query";
+import { useEffect, useReducer } from "react";
+
+import { useTRPC } from "@/components/providers/trpc-provider.tsx";
+import type { SessionHistoryDto } from "@/server/session/history.ts";
+
+import { applyChatEvent, createChatState, type ChatEvent, type ChatState } from "./chat-state.ts";
+
+type Action = { type: "load"; history: SessionHistoryDto } | { type: "event"; event: ChatEvent };
+
+function reducer(state: ChatState | null, action: Action): ChatState | null {
+  if (action.type === "load") return state && state.lastEventId !== null ? state : createChatState(action.history);
+  return state ? applyChatEvent(state, action.event) : state;
+}
+
+export function useChat(sessionId: string) {
+  const trpc = useTRPC();
+  const history = useQuery({
+    ...trpc.chat.history.queryOptions({ sessionId }),
+    staleTime: Infinity,
+    refetchOnWindowFocus: false,
+  });
+  const [state, dispatch] = useReducer(reducer, null);
+
+  useEffect(() => {
+    if (history.data) dispatch({ type: "load", history: history.data });
+  }, [history.data]);
+
+  const subscription = useSubscription(
+    trpc.chat.events.subscriptionOptions(
+      { sessionId, lastEventId: history.data?.lastEventId ?? null },
+      {
+        enabled: !!history.data,
+        onData: (tracked) => dispatch({ type: "event", event: tracked.data }),
+      },
+    ),
+  );
+
+  return { state, history, subscription };
+}

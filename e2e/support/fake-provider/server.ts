@@ -1,0 +1,235 @@
+// The fake LLM provider for integration tests, e2e tests and benchmarks: a real node:http server on
+// 127.0.0.1 that speaks the Anthropic Messages, OpenAI Responses, Gemini and OpenAI-compatible chat
+// wire formats over SSE, so the real AI SDK providers work against it unchanged with `baseURL` set
+// to one of `baseUrls`. Replies come from per-provider script queues, then the global queue, then
+// the default reply (fixed text, or "echo"). Every request is recorded (secrets redacted), including
+// whether the client hung up mid-stream (`aborted`). Only streaming requests are implemented; a
+// non-streaming one gets a 400 in the provider's error format.
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { type AddressInfo } from "node:net";
+import { setTimeout as sleep } from "node:timers/promises";
+
+import { anthropicWire } from "./anthropic.ts";
+import { handleControlRequest, sendJson } from "./control.ts";
+import { geminiWire } from "./gemini.ts";
+import { openaiCompatWire } from "./openai-compat.ts";
+import { openaiResponsesWire } from "./openai-responses.ts";
+import {
+  defaultReply,
+  type ParsedRequest,
+  PROVIDER_IDS,
+  type ProviderId,
+  type ReplySource,
+  resolveReply,
+  type ScriptedReply,
+} from "./script.ts";
+import { asRecord, formatSse, type WireEvent, type WireFormat } from "./wire.ts";
+
+export interface FakeProviderOptions {
+  /** 0 (the default) picks a free port. */
+  port?: number;
+  host?: string;
+  /** The reply when no script is queued: a fixed reply, a function of the request, or "echo". */
+  defaultReply?: ReplySource;
+}
+
+export interface RecordedRequest {
+  provider: ProviderId;
+  method: string;
+  path: string;
+  /** Lower-case names; authorization, x-api-key and x-goog-api-key are replaced by "present". */
+  headers: Record<string, string>;
+  /** The parsed JSON body (the raw text when it was not JSON). */
+  body: unknown;
+  receivedAt: Date;
+  status: number;
+  /** The client closed the connection before the stream ended (cancellation reached upstream). */
+  aborted: boolean;
+}
+
+export interface FakeProvider {
+  url: string;
+  port: number;
+  /** What to pass as `baseURL` to createAnthropic, createOpenAI, createGoogleGenerativeAI, createOpenAICompatible. */
+  baseUrls: Record<ProviderId, string>;
+  /** Queue replies for whichever provider is called next (after that provider's own queue). */
+  enqueue(...replies: ReplySource[]): void;
+  /** Queue replies for one provider's endpoint. */
+  script(provider: ProviderId, ...replies: ReplySource[]): void;
+  setDefaultReply(reply: ReplySource): void;
+  /** Recorded requests, oldest first; the records are live (aborted is set when the client hangs up). */
+  requests(provider?: ProviderId): readonly RecordedRequest[];
+  /** Forgets recorded requests and drops every queued reply. */
+  clear(): void;
+  close(): Promise<void>;
+}
+
+interface Route {
+  wire: WireFormat;
+  path: RegExp;
+  isStreaming(body: Record<string, unknown>, url: URL): boolean;
+}
+
+const streamFlag = (body: Record<string, unknown>) => body.stream === true;
+const ROUTES: Route[] = [
+  { wire: anthropicWire, path: /^\/anthropic\/v1\/messages$/, isStreaming: streamFlag },
+  { wire: openaiResponsesWire, path: /^\/openai\/v1\/responses$/, isStreaming: streamFlag },
+  {
+    wire: geminiWire,
+    path: /^\/google\/v1beta\/.+:(stream)?[gG]enerateContent$/,
+    isStreaming: (_body, url) =>
+      url.pathname.endsWith(":streamGenerateContent") && url.searchParams.get("alt") === "sse",
+  },
+  { wire: openaiCompatWire, path: /^\/compat\/v1\/chat\/completions$/, isStreaming: streamFlag },
+];
+
+const SECRET_HEADERS = new Set(["authorization", "x-api-key", "x-goog-api-key", "api-key"]);
+
+export async function startFakeProvider(options: FakeProviderOptions = {}): Promise<FakeProvider> {
+  const queues = new Map<ProviderId | "any", ReplySource[]>();
+  const recorded: RecordedRequest[] = [];
+  let fallback: ReplySource = options.defaultReply ?? defaultReply;
+  let isClosing = false;
+
+  const enqueue = (key: ProviderId | "any", replies: ReplySource[]) =>
+    queues.set(key, [...(queues.get(key) ?? []), ...replies]);
+  const nextReply = (provider: ProviderId) => queues.get(provider)?.shift() ?? queues.get("any")?.shift() ?? fallback;
+  const clear = () => {
+    recorded.length = 0;
+    queues.clear();
+  };
+
+  async function handleProviderRequest(route: Route, req: IncomingMessage, res: ServerResponse, url: URL) {
+    const raw = await readBody(req);
+    const body = parseJson(raw);
+    const record: RecordedRequest = {
+      provider: route.wire.provider,
+      method: req.method ?? "",
+      path: url.pathname + url.search,
+      headers: redactHeaders(req),
+      body: body ?? raw,
+      receivedAt: new Date(),
+      status: 200,
+      aborted: false,
+    };
+    recorded.push(record);
+    const fail = (status: number, message: string, type?: string) => {
+      record.status = status;
+      sendJson(res, status, route.wire.encodeHttpError(status, message, type));
+    };
+    if (body === undefined) return fail(400, "The fake provider expects a JSON object body.");
+    if (!route.isStreaming(body, url)) {
+      return fail(400, "The fake provider only implements streaming requests (stream: true / alt=sse).");
+    }
+    const request = route.wire.parseRequest(body, url.pathname);
+    const reply: ScriptedReply = resolveReply(nextReply(route.wire.provider), request);
+    if (reply.error !== undefined && "status" in reply.error) {
+      return fail(reply.error.status, reply.error.message, reply.error.type);
+    }
+    const context = { body, request, requestBytes: raw.length, createdAt: Math.floor(Date.now() / 1000) };
+    await writeStream(res, route.wire.encodeReply(reply, context), reply.delayMs ?? 0, () => {
+      if (!isClosing) record.aborted = true;
+    });
+  }
+
+  const server = createServer((req, res) => {
+    const url = new URL(req.url ?? "/", "http://fake-provider");
+    const route = ROUTES.find((candidate) => candidate.path.test(url.pathname));
+    const handled =
+      route && req.method === "POST"
+        ? handleProviderRequest(route, req, res, url)
+        : handleControlRequest(req, res, url, {
+            enqueue: (provider, reply) => enqueue(provider ?? "any", [reply]),
+            requests: (provider) => recorded.filter((r) => provider === undefined || r.provider === provider),
+            clear,
+          });
+    handled.catch((error: unknown) => {
+      if (!res.headersSent) sendJson(res, 500, { error: { message: String(error) } });
+      else res.destroy();
+    });
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port ?? 0, options.host ?? "127.0.0.1", () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  const url = `http://${options.host ?? "127.0.0.1"}:${port}`;
+
+  return {
+    url,
+    port,
+    baseUrls: {
+      anthropic: `${url}/anthropic/v1`,
+      openai: `${url}/openai/v1`,
+      google: `${url}/google/v1beta`,
+      compat: `${url}/compat/v1`,
+    },
+    enqueue: (...replies) => enqueue("any", replies),
+    script: (provider, ...replies) => enqueue(provider, replies),
+    setDefaultReply: (reply) => {
+      fallback = reply;
+    },
+    requests: (provider) => recorded.filter((r) => provider === undefined || r.provider === provider),
+    clear,
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        isClosing = true;
+        server.close((error) => (error ? reject(error) : resolve()));
+        server.closeAllConnections();
+      }),
+  };
+}
+
+/**
+ * Writes the events as one SSE response, pausing `delayMs` between events. Stops as soon as the
+ * client disconnects (reporting it through onAbort); an AbruptClose event ends the socket without
+ * finishing the HTTP response, which the client sees as a dropped connection.
+ */
+async function writeStream(res: ServerResponse, events: WireEvent[], delayMs: number, onAbort: () => void) {
+  const hangUp = new AbortController();
+  let isClosingOnPurpose = false;
+  res.on("close", () => {
+    if (!res.writableFinished && !isClosingOnPurpose) onAbort();
+    hangUp.abort();
+  });
+  res.writeHead(200, { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache" });
+  res.flushHeaders();
+  for (const [index, event] of events.entries()) {
+    if (index > 0 && delayMs > 0) await sleep(delayMs, undefined, { signal: hangUp.signal }).catch(() => undefined);
+    if (hangUp.signal.aborted) return;
+    if ("abruptClose" in event) {
+      isClosingOnPurpose = true;
+      res.socket?.end();
+      return;
+    }
+    res.write(formatSse(event));
+  }
+  res.end();
+}
+
+async function readBody(req: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+function parseJson(raw: string): Record<string, unknown> | undefined {
+  try {
+    const value: unknown = JSON.parse(raw);
+    return typeof value === "object" && value !== null && !Array.isArray(value) ? asRecord(value) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function redactHeaders(req: IncomingMessage): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(req.headers).map(([name, value]) => [
+      name,
+      SECRET_HEADERS.has(name) ? "present" : Array.isArray(value) ? value.join(", ") : (value ?? ""),
+    ]),
+  );
+}
+
+export { type ParsedRequest, PROVIDER_IDS, type ProviderId, type ReplySource, type ScriptedReply };

@@ -1,0 +1,8 @@
+// Next.js calls register() once when a server process starts. Patchbay uses it to open the
+// database (applying migrations) and start the session manager, so turns left streaming by a
+// previous process are swept to `interrupted` at boot rather than on the first request.
+export async function register(): Promise<void> {
+  if (process.env.NEXT_RUNTIME !== "nodejs") return;
+  const { getSessionManager } = await import("./server/session/instance.ts");
+  await getSessionManager();
+}

@@ -1,0 +1,230 @@
+// Renders a canonical transcript and a tool snapshot into the AI SDK request for one provider. Pure:
+// no I/O, clock, env or randomness, so the same input always gives the same request.
+// Invariants:
+// - Tools are declared on every request (follow-ups too), keyed by exposedName; `toolNames` lists
+//   exactly what the model can call (exposed names; canonical names in the text convention).
+// - Each assistant message is followed by ONE tool message with its results in call order; a tool
+//   call without a result is dropped (see pair-tool-results.ts). Adjacent user messages are merged.
+// - Call ids: the provider's own id when the call came from this provider, else the canonical id;
+//   results always reuse the id of their call. History calls use the snapshot's exposed name, or
+//   exposeToolName(canonical) for a tool no longer in the snapshot.
+// - providerData goes back (as part providerOptions) only to the provider that produced it.
+//   Reasoning is sent only with its producer's providerData (so never to another provider, never as
+//   text, and not to OpenAI models without reasoning).
+// - With nativeTools false, or when no tool is declared (Anthropic rejects tool_use blocks in a
+//   request without tools), tool history is rendered as text in the <tool_use> convention.
+import type { ProviderOptions } from "@ai-sdk/provider-utils";
+import { jsonSchema, tool, type JSONValue, type ModelMessage, type Tool } from "ai";
+
+import type {
+  AssistantPart,
+  JsonValue,
+  ProviderId,
+  ToolCallPart,
+  ToolResultPart,
+  ToolSnapshot,
+  ToolSpec,
+  Transcript,
+} from "../session/canonical.ts";
+import { toGeminiSchema } from "./google/schema.ts";
+import { pairToolResults, type PairedCall, type PairedTurn } from "./pair-tool-results.ts";
+import { sdkProviderKey } from "./provider-keys.ts";
+import { describeToolsForPrompt, toolCallAsText, toolResultAsText } from "./text-tools.ts";
+import { exposeToolName } from "./tool-names.ts";
+
+export type RenderInput = {
+  provider: ProviderId;
+  modelId: string;
+  transcript: Transcript;
+  snapshot: ToolSnapshot;
+  isFollowUp: boolean;
+  nativeTools?: boolean;
+};
+
+/** What streamText receives: spread it as `streamText({ model, ...call.options, abortSignal })`. */
+export type StreamTextRequest = {
+  instructions?: string;
+  messages: ModelMessage[];
+  tools?: Record<string, Tool>;
+  providerOptions: ProviderOptions;
+};
+
+export type RenderedRequest = {
+  messages: ModelMessage[];
+  system?: string;
+  tools: Record<string, Tool>;
+  providerOptions: ProviderOptions;
+  toolNames: string[];
+  options: StreamTextRequest;
+};
+
+type Context = {
+  provider: ProviderId;
+  exposedNames: Map<string, string>;
+  toolsAsText: boolean;
+  /** False for OpenAI models without reasoning, which reject echoed reasoning items. */
+  canEchoReasoning: boolean;
+};
+type AssistantContent = Exclude<Extract<ModelMessage, { role: "assistant" }>["content"], string>;
+type ToolOutput = Extract<
+  Extract<ModelMessage, { role: "tool" }>["content"][number],
+  { type: "tool-result" }
+>["output"];
+
+/** Reasoning models of the Responses API; only they accept `include: ["reasoning.encrypted_content"]`. */
+function isOpenAIReasoningModel(modelId: string): boolean {
+  return /^(o\d|gpt-5|gpt-[6-9]|codex)/.test(modelId) && !/-chat(-|$)/.test(modelId);
+}
+
+function requestProviderOptions(input: RenderInput): ProviderOptions {
+  if (input.provider !== "openai") return {};
+  return {
+    openai: {
+      store: false,
+      ...(isOpenAIReasoningModel(input.modelId) && { include: ["reasoning.encrypted_content"] }),
+      ...(input.isFollowUp && { parallelToolCalls: false }),
+    },
+  };
+}
+
+function toolSchema(spec: ToolSpec, provider: ProviderId): Record<string, JsonValue> {
+  if (provider === "google") return toGeminiSchema(spec.inputSchema);
+  return spec.inputSchema.type === undefined ? { ...spec.inputSchema, type: "object" } : spec.inputSchema;
+}
+
+function declareTools(snapshot: ToolSnapshot, provider: ProviderId): Record<string, Tool> {
+  const tools: Record<string, Tool> = {};
+  for (const spec of snapshot.tools) {
+    const schema = toolSchema(spec, provider) as Parameters<typeof jsonSchema>[0];
+    tools[spec.exposedName] = tool({ description: spec.description, inputSchema: jsonSchema(schema) });
+  }
+  return tools;
+}
+
+function partOptions(ctx: Context, data: { provider: ProviderId; data: Record<string, JsonValue> } | undefined) {
+  if (!data || data.provider !== ctx.provider) return undefined;
+  return { providerOptions: { [sdkProviderKey(ctx.provider)]: data.data as Record<string, JSONValue> } };
+}
+
+function callId(ctx: Context, call: ToolCallPart): string {
+  return call.providerCallId?.provider === ctx.provider ? call.providerCallId.id : call.id;
+}
+
+function exposedName(ctx: Context, canonicalName: string): string {
+  return ctx.exposedNames.get(canonicalName) ?? exposeToolName(canonicalName);
+}
+
+function renderAssistantPart(ctx: Context, part: AssistantPart): AssistantContent {
+  const options = partOptions(ctx, part.providerData);
+  switch (part.type) {
+    case "text":
+      if (part.text === "" && !(options && ctx.provider === "google")) return [];
+      return [{ type: "text", text: part.text, ...options }];
+    case "reasoning":
+      return options && ctx.canEchoReasoning ? [{ type: "reasoning", text: part.text, ...options }] : [];
+    case "tool-call":
+      if (ctx.toolsAsText) return [{ type: "text", text: toolCallAsText(part) }];
+      return [
+        {
+          type: "tool-call",
+          toolCallId: callId(ctx, part),
+          toolName: exposedName(ctx, part.name),
+          input: part.args,
+          ...options,
+        },
+      ];
+  }
+}
+
+function toolOutput(result: ToolResultPart): ToolOutput {
+  const value = result.output as JSONValue;
+  if (result.isError) return typeof value === "string" ? { type: "error-text", value } : { type: "error-json", value };
+  return typeof value === "string" ? { type: "text", value } : { type: "json", value };
+}
+
+function renderResults(ctx: Context, results: PairedCall[]): ModelMessage[] {
+  if (results.length === 0) return [];
+  if (ctx.toolsAsText) {
+    const text = results.map(({ call, result }) => toolResultAsText(call, result)).join("\n");
+    return [{ role: "user", content: [{ type: "text", text }] }];
+  }
+  const content = results.map(({ call, result }) => ({
+    type: "tool-result" as const,
+    toolCallId: callId(ctx, call),
+    toolName: exposedName(ctx, call.name),
+    output: toolOutput(result),
+  }));
+  return [{ role: "tool", content }];
+}
+
+/** Joins adjacent text parts without provider data with a newline (text-rendered calls read as lines). */
+function joinPlainText(content: AssistantContent): AssistantContent {
+  const joined: AssistantContent = [];
+  for (const part of content) {
+    const previous = joined.at(-1);
+    if (part.type === "text" && !part.providerOptions && previous?.type === "text" && !previous.providerOptions) {
+      joined[joined.length - 1] = { type: "text", text: `${previous.text}\n${part.text}` };
+    } else {
+      joined.push(part);
+    }
+  }
+  return joined;
+}
+
+function renderTurn(ctx: Context, turn: PairedTurn): ModelMessage[] {
+  if (turn.role === "user") {
+    return [{ role: "user", content: turn.parts.map((part) => ({ type: "text" as const, text: part.text })) }];
+  }
+  const content = joinPlainText(turn.parts.flatMap((part) => renderAssistantPart(ctx, part)));
+  const assistant: ModelMessage[] = content.length > 0 ? [{ role: "assistant", content }] : [];
+  return [...assistant, ...renderResults(ctx, turn.results)];
+}
+
+/** Merges adjacent user messages (a dropped assistant turn or text-rendered results can leave two). */
+function mergeUserMessages(messages: ModelMessage[]): ModelMessage[] {
+  const merged: ModelMessage[] = [];
+  for (const message of messages) {
+    const previous = merged.at(-1);
+    if (message.role === "user" && previous?.role === "user" && Array.isArray(previous.content)) {
+      const content =
+        typeof message.content === "string" ? [{ type: "text" as const, text: message.content }] : message.content;
+      merged[merged.length - 1] = { role: "user", content: [...previous.content, ...content] };
+    } else {
+      merged.push(message);
+    }
+  }
+  return merged;
+}
+
+function systemPrompt(transcript: Transcript, textTools: string): string | undefined {
+  const sections = [transcript.system?.trim(), textTools].filter((section) => !!section);
+  return sections.length > 0 ? sections.join("\n\n") : undefined;
+}
+
+/** The AI SDK request for one model call; see the module comment for the invariants. */
+export function renderRequest(input: RenderInput): RenderedRequest {
+  const { provider, transcript, snapshot } = input;
+  const nativeTools = input.nativeTools !== false;
+  const toolsAsText = !nativeTools || snapshot.tools.length === 0;
+  const exposedNames = new Map(snapshot.tools.map((spec) => [spec.canonicalName, spec.exposedName]));
+  const canEchoReasoning = provider !== "openai" || isOpenAIReasoningModel(input.modelId);
+  const ctx: Context = { provider, exposedNames, toolsAsText, canEchoReasoning };
+  const messages = mergeUserMessages(pairToolResults(transcript.messages).flatMap((turn) => renderTurn(ctx, turn)));
+  const tools = nativeTools ? declareTools(snapshot, provider) : {};
+  const system = systemPrompt(transcript, nativeTools ? "" : describeToolsForPrompt(snapshot.tools));
+  const providerOptions = requestProviderOptions(input);
+  const toolNames = nativeTools ? Object.keys(tools) : snapshot.tools.map(({ canonicalName }) => canonicalName);
+  return {
+    messages,
+    ...(system !== undefined && { system }),
+    tools,
+    providerOptions,
+    toolNames,
+    options: {
+      ...(system !== undefined && { instructions: system }),
+      messages,
+      ...(Object.keys(tools).length > 0 && { tools }),
+      providerOptions,
+    },
+  };
+}

@@ -1,0 +1,142 @@
+// Decodes the AI SDK 7 `fullStream` of one model request into canonical StreamEvents. Providers put
+// their opaque data on different parts of a text or reasoning block: Anthropic sends the thinking
+// `signature` on the last (empty) reasoning-delta, Gemini sends `thoughtSignature` on text-deltas,
+// OpenAI sends the final `reasoningEncryptedContent` on reasoning-end. Two ways to decode:
+// - With a StreamDecodeState shared by all parts of one stream (decodeFullStream does this): each
+//   block ends with exactly one text-end / reasoning-end carrying the last provider data seen on the
+//   block, as the AI SDK itself merges it.
+// - Without state (`toStreamEvents(part, provider)`): a delta that carries provider data is followed
+//   at once by an end event carrying it, and the block's own end still follows. A consumer must
+//   treat an end with nothing open as a no-op that only updates providerData when it has some.
+// providerData is the object under the provider's own key (provider-keys.ts), tagged with the
+// provider. Error events carry a message safe to show a user (safe-error.ts).
+import type { ProviderMetadata, TextStreamPart, ToolSet } from "ai";
+
+import type { JsonValue, ProviderData, ProviderId, StreamEvent } from "../session/canonical.ts";
+import { sdkProviderKey } from "./provider-keys.ts";
+import { safeErrorMessage } from "./safe-error.ts";
+
+export type StreamDecodeState = { blockMetadata: Map<string, ProviderMetadata> };
+
+type Part = TextStreamPart<ToolSet>;
+type BlockKind = "text" | "reasoning";
+
+export function createStreamDecodeState(): StreamDecodeState {
+  return { blockMetadata: new Map() };
+}
+
+function toProviderData(provider: ProviderId, metadata: ProviderMetadata | undefined): ProviderData | undefined {
+  const data = metadata?.[sdkProviderKey(provider)];
+  if (data === undefined) return undefined;
+  return { provider, data: JSON.parse(JSON.stringify(data)) as Record<string, JsonValue> };
+}
+
+function endEvent(kind: BlockKind, providerData: ProviderData | undefined): StreamEvent {
+  return { type: kind === "text" ? "text-end" : "reasoning-end", ...(providerData && { providerData }) };
+}
+
+type BlockPart = { id: string; providerMetadata?: ProviderMetadata };
+
+function decodeStart(kind: BlockKind, part: BlockPart, state: StreamDecodeState | undefined): StreamEvent[] {
+  if (state && part.providerMetadata) state.blockMetadata.set(`${kind}:${part.id}`, part.providerMetadata);
+  return [];
+}
+
+function decodeDelta(
+  kind: BlockKind,
+  part: BlockPart & { text: string },
+  provider: ProviderId,
+  state?: StreamDecodeState,
+) {
+  const events: StreamEvent[] = [];
+  if (part.text !== "") events.push({ type: kind === "text" ? "text-delta" : "reasoning-delta", text: part.text });
+  if (state && part.providerMetadata) state.blockMetadata.set(`${kind}:${part.id}`, part.providerMetadata);
+  const providerData = state ? undefined : toProviderData(provider, part.providerMetadata);
+  if (providerData) events.push(endEvent(kind, providerData));
+  return events;
+}
+
+function decodeEnd(kind: BlockKind, part: BlockPart, provider: ProviderId, state?: StreamDecodeState): StreamEvent[] {
+  const key = `${kind}:${part.id}`;
+  const metadata = part.providerMetadata ?? state?.blockMetadata.get(key);
+  state?.blockMetadata.delete(key);
+  return [endEvent(kind, toProviderData(provider, metadata))];
+}
+
+function isJsonObject(value: unknown): value is Record<string, JsonValue> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** The call's arguments: an object as given, `{}` for empty input, undefined when unusable. */
+function toolArguments(input: unknown): Record<string, JsonValue> | undefined {
+  if (input === undefined || input === null) return {};
+  if (isJsonObject(input)) return input;
+  if (typeof input !== "string") return undefined;
+  if (input.trim() === "") return {};
+  try {
+    const parsed: unknown = JSON.parse(input);
+    return isJsonObject(parsed) ? parsed : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function decodeToolCall(part: Extract<Part, { type: "tool-call" }>, provider: ProviderId): StreamEvent[] {
+  if (part.providerExecuted) return [];
+  const args = toolArguments(part.input);
+  if (!args) {
+    return [
+      { type: "error", message: `The model called "${part.toolName}" with arguments that are not a JSON object.` },
+    ];
+  }
+  const providerData = toProviderData(provider, part.providerMetadata);
+  const call = { providerCallId: part.toolCallId, exposedName: part.toolName, args };
+  return [{ type: "tool-call", ...call, ...(providerData && { providerData }) }];
+}
+
+function decodeFinish(part: Extract<Part, { type: "finish" }>): StreamEvent {
+  const { inputTokens, outputTokens } = part.totalUsage;
+  const usage = {
+    ...(inputTokens !== undefined && { inputTokens }),
+    ...(outputTokens !== undefined && { outputTokens }),
+  };
+  return { type: "finish", finishReason: part.finishReason, usage };
+}
+
+/**
+ * The canonical events for one fullStream part. Pass the same `state` for every part of one stream
+ * (never across streams), or none for stateless decoding (see the module comment). Parts with no
+ * canonical meaning (start, steps, tool-input deltas, sources, the SDK's own tool-error for an
+ * invalid call, abort) give no events. A call whose arguments are not a JSON object becomes an
+ * error event, so it is never run with made-up arguments.
+ */
+export function toStreamEvents(part: Part, provider: ProviderId, state?: StreamDecodeState): StreamEvent[] {
+  switch (part.type) {
+    case "text-start":
+    case "reasoning-start":
+      return decodeStart(part.type === "text-start" ? "text" : "reasoning", part, state);
+    case "text-delta":
+    case "reasoning-delta":
+      return decodeDelta(part.type === "text-delta" ? "text" : "reasoning", part, provider, state);
+    case "text-end":
+    case "reasoning-end":
+      return decodeEnd(part.type === "text-end" ? "text" : "reasoning", part, provider, state);
+    case "tool-call":
+      return decodeToolCall(part, provider);
+    case "finish":
+      return [decodeFinish(part)];
+    case "error":
+      return [{ type: "error", message: safeErrorMessage(part.error) }];
+    default:
+      return [];
+  }
+}
+
+/** Decodes one whole fullStream with its own state: `for await (const event of decodeFullStream(...))`. */
+export async function* decodeFullStream(
+  fullStream: AsyncIterable<Part>,
+  provider: ProviderId,
+): AsyncGenerator<StreamEvent, void, undefined> {
+  const state = createStreamDecodeState();
+  for await (const part of fullStream) yield* toStreamEvents(part, provider, state);
+}

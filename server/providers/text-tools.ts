@@ -1,0 +1,58 @@
+// The tool convention for models without native tool calling (OPENAI_COMPATIBLE_NATIVE_TOOLS=false):
+// tools are described in the system prompt, the model writes
+//   <tool_use><server>…</server><tool>…</tool><arguments>{json}</arguments></tool_use>
+// (parsed back by hidden-tool-calls.ts), and history calls and results are rendered as text in the
+// same form. Tools are named by their canonical `server.tool` split at the first dot, so a parsed
+// call maps back to `${server}.${tool}`. Pure.
+import type { JsonValue, ToolCallPart, ToolResultPart, ToolSpec } from "../session/canonical.ts";
+
+export type SplitToolName = { server: string; tool: string };
+
+/** `github.search.issues` → server `github`, tool `search.issues`; a name without a dot is its own server. */
+export function splitCanonicalName(canonicalName: string): SplitToolName {
+  const dot = canonicalName.indexOf(".");
+  if (dot <= 0) return { server: canonicalName, tool: canonicalName };
+  return { server: canonicalName.slice(0, dot), tool: canonicalName.slice(dot + 1) };
+}
+
+function stringifyOutput(output: JsonValue): string {
+  return typeof output === "string" ? output : JSON.stringify(output);
+}
+
+/** The block a model would have written for this call. */
+export function toolCallAsText(call: ToolCallPart): string {
+  const { server, tool } = splitCanonicalName(call.name);
+  return `<tool_use><server>${server}</server><tool>${tool}</tool><arguments>${JSON.stringify(call.args)}</arguments></tool_use>`;
+}
+
+/** How a result is shown back to the model: `<output>` on success, `<error>` on failure. */
+export function toolResultAsText(call: ToolCallPart, result: ToolResultPart): string {
+  const { server, tool } = splitCanonicalName(call.name);
+  const tag = result.isError ? "error" : "output";
+  const body = stringifyOutput(result.output);
+  return `<tool_result><server>${server}</server><tool>${tool}</tool><${tag}>${body}</${tag}></tool_result>`;
+}
+
+function describeTool(spec: ToolSpec): string {
+  const { server, tool } = splitCanonicalName(spec.canonicalName);
+  return [
+    `- server: ${server}, tool: ${tool}`,
+    `  description: ${spec.description || "(none)"}`,
+    `  arguments JSON Schema: ${JSON.stringify(spec.inputSchema)}`,
+  ].join("\n");
+}
+
+/** The system-prompt section that teaches the convention and lists the tools; empty for no tools. */
+export function describeToolsForPrompt(tools: readonly ToolSpec[]): string {
+  if (tools.length === 0) return "";
+  return [
+    "# Tools",
+    "You can call the tools listed below. To call one, write a block exactly like this and then stop:",
+    '<tool_use><server>SERVER</server><tool>TOOL</tool><arguments>{"name": "value"}</arguments></tool_use>',
+    "The arguments must be one JSON object that matches the tool's schema. You may write several blocks",
+    "in one reply. Each result comes back in a <tool_result> block with an <output> or an <error>.",
+    "",
+    "Available tools:",
+    ...tools.map(describeTool),
+  ].join("\n");
+}

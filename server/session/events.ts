@@ -1,0 +1,89 @@
+// The session event log: every canonical change a browser must see (user message, text and
+// reasoning deltas, tool calls and results, turn status) is appended here as it happens, with a
+// monotonic id. A browser subscribes from the last id it has, so after a reload or a reconnect it
+// receives exactly what it missed: nothing duplicated, nothing lost. One writer per session at a
+// time (the turn that holds the session), so ids are in commit order within a session.
+import type { Db } from "../db.ts";
+import type { InputJsonValue } from "../generated/prisma/internal/prismaNamespace.ts";
+import { CHANNELS, notify, waitForNotification } from "./notifier.ts";
+
+export type SessionEventType =
+  | "user.message"
+  | "turn.started"
+  | "message.created"
+  | "message.updated"
+  | "text.delta"
+  | "reasoning.delta"
+  | "tool.call"
+  | "tool.result"
+  | "request.started"
+  | "turn.finished";
+
+export type SessionEventDto = {
+  id: string;
+  sessionId: string;
+  turnId: string | null;
+  type: SessionEventType;
+  data: Record<string, unknown>;
+  createdAt: Date;
+};
+
+const POLL_INTERVAL_MS = 1_000;
+const PAGE_SIZE = 500;
+
+export async function appendEvent(
+  db: Db,
+  event: { sessionId: string; turnId?: string | null; type: SessionEventType; data: Record<string, unknown> },
+): Promise<string> {
+  const row = await db.sessionEvent.create({
+    data: {
+      sessionId: event.sessionId,
+      turnId: event.turnId ?? null,
+      type: event.type,
+      data: event.data as InputJsonValue,
+    },
+    select: { id: true },
+  });
+  await notify(db, CHANNELS.sessionEvents, event.sessionId);
+  return row.id.toString();
+}
+
+export async function readEventsAfter(db: Db, sessionId: string, afterId: string | null): Promise<SessionEventDto[]> {
+  const rows = await db.sessionEvent.findMany({
+    where: { sessionId, ...(afterId ? { id: { gt: BigInt(afterId) } } : {}) },
+    orderBy: { id: "asc" },
+    take: PAGE_SIZE,
+  });
+  return rows.map((row) => ({
+    id: row.id.toString(),
+    sessionId: row.sessionId,
+    turnId: row.turnId,
+    type: row.type as SessionEventType,
+    data: row.data as Record<string, unknown>,
+    createdAt: row.createdAt,
+  }));
+}
+
+export async function getLastEventId(db: Db, sessionId: string): Promise<string | null> {
+  const last = await db.sessionEvent.findFirst({ where: { sessionId }, orderBy: { id: "desc" }, select: { id: true } });
+  return last ? last.id.toString() : null;
+}
+
+/** Yields the session's events after `afterId`, then new ones as they are appended, until abort. */
+export async function* followEvents(
+  db: Db,
+  sessionId: string,
+  afterId: string | null,
+  signal: AbortSignal,
+): AsyncGenerator<SessionEventDto> {
+  let cursor = afterId;
+  while (!signal.aborted) {
+    const wake = waitForNotification(CHANNELS.sessionEvents, sessionId, POLL_INTERVAL_MS, signal);
+    const events = await readEventsAfter(db, sessionId, cursor);
+    for (const event of events) {
+      cursor = event.id;
+      yield event;
+    }
+    if (events.length < PAGE_SIZE) await wake;
+  }
+}

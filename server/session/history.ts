@@ -1,0 +1,118 @@
+// What a browser loads when it opens a chat: the messages, the turns (with the audit of each model
+// request) and the id of the last event included, all read in one repeatable-read snapshot so the
+// browser can follow the event stream from exactly that id. Provider-opaque data stays server-side.
+import type { Db } from "../db.ts";
+import type { AssistantPart, JsonValue } from "./canonical.ts";
+import { getChatSession, type ChatSessionDto } from "./chat-sessions.ts";
+import { toCanonicalMessage } from "./transcript.ts";
+
+export type PartDto =
+  | { type: "text"; text: string }
+  | { type: "reasoning"; text: string }
+  | { type: "tool-call"; id: string; name: string; args: Record<string, JsonValue> }
+  | { type: "tool-result"; callId: string; name: string; output: JsonValue; isError: boolean };
+
+export type MessageDto = {
+  id: string;
+  seq: number;
+  role: "user" | "assistant" | "tool";
+  turnId: string | null;
+  parts: PartDto[];
+};
+
+export type TurnDto = {
+  id: string;
+  status: string;
+  provider: string;
+  model: string;
+  userMessageId: string;
+  restartOfId: string | null;
+  error: { code: string; message: string } | null;
+  inputTokens: number | null;
+  outputTokens: number | null;
+  startedAt: Date;
+  endedAt: Date | null;
+  requests: { index: number; toolsRevision: number; toolNames: string[]; finishReason: string | null }[];
+};
+
+export type SessionHistoryDto = {
+  session: ChatSessionDto & { provider: string | null; model: string | null; activeTurnId: string | null };
+  messages: MessageDto[];
+  turns: TurnDto[];
+  lastEventId: string | null;
+};
+
+/** Strips provider-opaque data (signatures, provider call ids) before anything leaves the server. */
+export function toPartDto(part: AssistantPart | PartDto): PartDto {
+  switch (part.type) {
+    case "text":
+    case "reasoning":
+      return { type: part.type, text: part.text };
+    case "tool-call":
+      return { type: "tool-call", id: part.id, name: part.name, args: part.args };
+    case "tool-result":
+      return part;
+  }
+}
+
+export async function getSessionHistory(db: Db, ownerId: string, sessionId: string): Promise<SessionHistoryDto> {
+  await getChatSession(db, ownerId, sessionId);
+  return db.$transaction(
+    async (tx) => {
+      const session = await tx.chatSession.findFirstOrThrow({
+        where: { id: sessionId, ownerId },
+        select: {
+          id: true,
+          title: true,
+          createdAt: true,
+          updatedAt: true,
+          provider: true,
+          model: true,
+          activeTurnId: true,
+        },
+      });
+      const last = await tx.sessionEvent.findFirst({
+        where: { sessionId },
+        orderBy: { id: "desc" },
+        select: { id: true },
+      });
+      const rows = await tx.message.findMany({ where: { sessionId }, orderBy: { seq: "asc" } });
+      const turns = await tx.turn.findMany({
+        where: { sessionId },
+        orderBy: { startedAt: "asc" },
+        include: { requests: { orderBy: { index: "asc" } } },
+      });
+      return {
+        session,
+        lastEventId: last ? last.id.toString() : null,
+        messages: rows.map((row) => ({
+          id: row.id,
+          seq: row.seq,
+          role: row.role,
+          turnId: row.turnId,
+          parts: toCanonicalMessage(row).parts.map(toPartDto),
+        })),
+        turns: turns.map((turn) => ({
+          id: turn.id,
+          status: turn.status,
+          provider: turn.provider,
+          model: turn.model,
+          userMessageId: turn.userMessageId,
+          restartOfId: turn.restartOfId,
+          error: (turn.error as TurnDto["error"]) ?? null,
+          inputTokens: turn.inputTokens,
+          outputTokens: turn.outputTokens,
+          startedAt: turn.startedAt,
+          endedAt: turn.endedAt,
+          requests: turn.requests.map((request) => ({
+            index: request.index,
+            toolsRevision: request.toolsRevision,
+            toolNames: request.toolNames as string[],
+            finishReason: request.finishReason,
+          })),
+        })),
+      };
+    },
+    { isolationLevel: "RepeatableRead" },
+  );
+}

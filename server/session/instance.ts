@@ -1,0 +1,48 @@
+// This process's session manager, wired from env: the database, the built-in tools, the model
+// providers configured by API key / base URL. Created once per process on first use (kept on
+// globalThis across Next.js dev reloads); starting it also starts LISTEN and the lease sweeper.
+import { getDatabaseUrl, getDb } from "../db.ts";
+import { env } from "../env.ts";
+import { createLanguageModel, listConfiguredProviders, resolveProviderConfig } from "../providers/model-factory.ts";
+import { createBuiltinToolSource } from "./builtin-tools.ts";
+import type { ProviderId } from "./canonical.ts";
+import { SessionManager, type ModelChoice } from "./manager.ts";
+import { startListening } from "./notifier.ts";
+
+const globalForManager = globalThis as unknown as { patchbaySessionManager?: Promise<SessionManager> };
+
+export const SYSTEM_PROMPT =
+  "You are a helpful assistant in Patchbay, a chat app. Use the available tools when they help, and say when a tool failed.";
+
+/** The first configured provider and its first model, or null when none is configured. */
+export function defaultModelChoice(): ModelChoice | null {
+  const first = listConfiguredProviders(env).find((provider) => provider.models.length > 0);
+  return first ? { provider: first.id, model: first.models[0]! } : null;
+}
+
+async function createManager(): Promise<SessionManager> {
+  const db = await getDb();
+  await startListening(await getDatabaseUrl());
+  const providers = listConfiguredProviders(env);
+  const manager = new SessionManager({
+    db,
+    tools: createBuiltinToolSource(),
+    resolveModel: (provider: ProviderId, modelId: string) =>
+      createLanguageModel({ provider, modelId, ...resolveProviderConfig(env, provider) }),
+    isNativeTools: (provider) => providers.find((entry) => entry.id === provider)?.nativeTools ?? true,
+    defaultModel: defaultModelChoice,
+    maxSteps: env.TURN_MAX_STEPS,
+    toolTimeoutMs: env.TOOL_TIMEOUT_MS,
+    system: SYSTEM_PROMPT,
+  });
+  manager.start();
+  return manager;
+}
+
+export function getSessionManager(): Promise<SessionManager> {
+  globalForManager.patchbaySessionManager ??= createManager().catch((error: unknown) => {
+    globalForManager.patchbaySessionManager = undefined;
+    throw error;
+  });
+  return globalForManager.patchbaySessionManager;
+}

@@ -1,0 +1,282 @@
+// The session manager: starts, cancels and restarts turns, from any app instance. A turn runs in
+// the instance that started it, under a lease it renews; the turn's row and the session's active
+// slot in Postgres are the shared truth. Cancel/restart write the outcome in the database and
+// notify; the owning instance aborts the stream and any tool call on the notification (or, at the
+// latest, on its next lease renewal). Turns whose lease lapses (their instance died) are marked
+// `interrupted` by whichever instance sweeps next, partial content kept.
+//
+// A second send while a turn runs is refused with `conflict:turn` (it does not queue): the user
+// stops the running turn or waits for it; "apply now" uses restart, which swaps turns atomically.
+import { randomUUID } from "node:crypto";
+
+import type { LanguageModel } from "ai";
+
+import type { Db } from "../db.ts";
+import { AppError } from "../errors.ts";
+import type { ProviderId } from "./canonical.ts";
+import { getChatSession } from "./chat-sessions.ts";
+import { appendEvent } from "./events.ts";
+import { CHANNELS, notify, onNotification } from "./notifier.ts";
+import { runTurn, type TurnSpec } from "./turn-runner.ts";
+import { finishTurn, releaseSession, turnSelect } from "./turn-store.ts";
+import type { ToolSource } from "./tool-runner.ts";
+import { appendMessage } from "./transcript.ts";
+
+export type ModelChoice = { provider: ProviderId; model: string };
+
+export type ManagerOptions = {
+  db: Db;
+  tools: ToolSource;
+  resolveModel: (provider: ProviderId, modelId: string) => LanguageModel;
+  isNativeTools: (provider: ProviderId) => boolean;
+  defaultModel: () => ModelChoice | null;
+  maxSteps: number;
+  toolTimeoutMs: number;
+  instanceId?: string;
+  leaseMs?: number;
+  system?: string;
+};
+
+type Running = { controller: AbortController; spec: TurnSpec; done: Promise<void> };
+
+const TITLE_LENGTH = 60;
+
+export class SessionManager {
+  readonly instanceId: string;
+  readonly leaseMs: number;
+  private readonly running = new Map<string, Running>();
+  private stopControl: (() => void) | null = null;
+  private sweeper: NodeJS.Timeout | null = null;
+
+  constructor(private readonly options: ManagerOptions) {
+    this.instanceId = options.instanceId ?? randomUUID();
+    this.leaseMs = options.leaseMs ?? 15_000;
+  }
+
+  /** Listens for cancel/restart from other instances and sweeps lapsed leases. Idempotent. */
+  start(): void {
+    if (this.stopControl) return;
+    this.stopControl = onNotification(CHANNELS.turnControl, (turnId) => void this.checkControl(turnId));
+    const tick = () => void this.tick().catch((error: unknown) => console.error("[patchbay] turn sweep failed", error));
+    this.sweeper = setInterval(tick, Math.max(500, Math.floor(this.leaseMs / 3)));
+    this.sweeper.unref();
+    tick();
+  }
+
+  /** Stops background work and aborts this instance's turns (they are left for the sweep). */
+  async stop(): Promise<void> {
+    this.stopControl?.();
+    this.stopControl = null;
+    if (this.sweeper) clearInterval(this.sweeper);
+    for (const run of this.running.values()) run.controller.abort();
+    await Promise.all([...this.running.values()].map((run) => run.done));
+  }
+
+  isRunningHere(turnId: string): boolean {
+    return this.running.has(turnId);
+  }
+
+  /** Persists the user message, then runs the turn in the background. */
+  async startTurn(ownerId: string, sessionId: string, text: string, choice?: ModelChoice): Promise<{ turnId: string }> {
+    const { db } = this.options;
+    const session = await getChatSession(db, ownerId, sessionId);
+    const model = choice ?? (await this.sessionModel(sessionId)) ?? this.options.defaultModel();
+    if (!model) throw new AppError("bad_request:provider", "No model provider is configured. Add an API key first.");
+    const turnId = randomUUID();
+    const spec = await db.$transaction(async (tx) => {
+      const claimed = await tx.chatSession.updateMany({
+        where: { id: sessionId, ownerId, activeTurnId: null },
+        data: {
+          activeTurnId: turnId,
+          provider: model.provider,
+          model: model.model,
+          ...(session.title === "New chat" ? { title: text.trim().slice(0, TITLE_LENGTH) || "New chat" } : {}),
+        },
+      });
+      if (claimed.count === 0) throw new AppError("conflict:turn");
+      const message = await appendMessage(tx as Db, sessionId, null, { role: "user", parts: [{ type: "text", text }] });
+      await tx.turn.create({ data: this.turnData(turnId, sessionId, message.id, message.seq, model) });
+      return { id: turnId, sessionId, historySeq: message.seq, userMessageId: message.id, ...model };
+    });
+    await appendEvent(db, {
+      sessionId,
+      turnId,
+      type: "user.message",
+      data: { messageId: spec.userMessageId, text },
+    });
+    await this.launch(spec, null);
+    return { turnId };
+  }
+
+  /** Stops a streaming turn from any instance; its partial output stays in the history. */
+  async cancel(ownerId: string, turnId: string): Promise<void> {
+    const turn = await this.ownedTurn(ownerId, turnId);
+    if (turn.status !== "streaming") return;
+    await this.options.db.turn.updateMany({
+      where: { id: turnId, status: "streaming" },
+      data: { cancelRequested: "cancelled" },
+    });
+    await finishTurn(this.options.db, turn, { status: "cancelled" });
+    await notify(this.options.db, CHANNELS.turnControl, turnId);
+  }
+
+  /**
+   * Supersedes a turn and starts a new one on the same history (the same user message and nothing
+   * after it). The superseded turn's partial output is kept for display but never sent to a model.
+   */
+  async restart(ownerId: string, turnId: string, choice?: ModelChoice): Promise<{ turnId: string }> {
+    const { db } = this.options;
+    const old = await this.ownedTurn(ownerId, turnId);
+    const model = choice ??
+      (await this.sessionModel(old.sessionId)) ?? { provider: old.provider as ProviderId, model: old.model };
+    const newId = randomUUID();
+    await db.$transaction(async (tx) => {
+      const latest = await tx.turn.findFirst({ where: { sessionId: old.sessionId }, orderBy: { startedAt: "desc" } });
+      if (latest?.id !== old.id)
+        throw new AppError("conflict:turn", "Only the latest turn of a chat can be restarted.");
+      const swapped = await tx.chatSession.updateMany({
+        where: { id: old.sessionId, OR: [{ activeTurnId: old.id }, { activeTurnId: null }] },
+        data: { activeTurnId: newId },
+      });
+      if (swapped.count === 0) throw new AppError("conflict:turn");
+      await tx.turn.update({
+        where: { id: old.id },
+        data: {
+          status: "superseded",
+          cancelRequested: old.status === "streaming" ? "superseded" : null,
+          endedAt: old.status === "streaming" ? new Date() : undefined,
+          leaseOwner: null,
+          leaseExpiresAt: null,
+        },
+      });
+      await tx.turn.create({
+        data: { ...this.turnData(newId, old.sessionId, old.userMessageId, old.historySeq, model), restartOfId: old.id },
+      });
+    });
+    await appendEvent(db, {
+      sessionId: old.sessionId,
+      turnId: old.id,
+      type: "turn.finished",
+      data: { turnId: old.id, status: "superseded", supersededBy: newId },
+    });
+    await notify(db, CHANNELS.turnControl, old.id);
+    const spec: TurnSpec & { userMessageId: string } = {
+      id: newId,
+      sessionId: old.sessionId,
+      historySeq: old.historySeq,
+      userMessageId: old.userMessageId,
+      ...model,
+    };
+    await this.launch(spec, old.id);
+    return { turnId: newId };
+  }
+
+  private turnData(id: string, sessionId: string, userMessageId: string, historySeq: number, model: ModelChoice) {
+    return {
+      id,
+      sessionId,
+      userMessageId,
+      historySeq,
+      provider: model.provider,
+      model: model.model,
+      leaseOwner: this.instanceId,
+      leaseExpiresAt: new Date(Date.now() + this.leaseMs),
+    };
+  }
+
+  private async sessionModel(sessionId: string): Promise<ModelChoice | null> {
+    const row = await this.options.db.chatSession.findUnique({
+      where: { id: sessionId },
+      select: { provider: true, model: true },
+    });
+    return row?.provider && row.model ? { provider: row.provider as ProviderId, model: row.model } : null;
+  }
+
+  private async ownedTurn(ownerId: string, turnId: string) {
+    const turn = await this.options.db.turn.findFirst({
+      where: { id: turnId, session: { ownerId } },
+      select: turnSelect,
+    });
+    if (!turn) throw new AppError("not_found:turn");
+    return turn;
+  }
+
+  private async launch(spec: TurnSpec & { userMessageId: string }, restartOf: string | null): Promise<void> {
+    await appendEvent(this.options.db, {
+      sessionId: spec.sessionId,
+      turnId: spec.id,
+      type: "turn.started",
+      data: {
+        turnId: spec.id,
+        provider: spec.provider,
+        model: spec.model,
+        userMessageId: spec.userMessageId,
+        restartOf,
+      },
+    });
+    const controller = new AbortController();
+    const done = this.execute(spec, controller).finally(() => this.running.delete(spec.id));
+    this.running.set(spec.id, { controller, spec, done });
+  }
+
+  private async execute(spec: TurnSpec, controller: AbortController): Promise<void> {
+    const { db } = this.options;
+    try {
+      const outcome = await runTurn(
+        spec,
+        {
+          db,
+          tools: this.options.tools,
+          resolveModel: this.options.resolveModel,
+          nativeTools: this.options.isNativeTools(spec.provider),
+          maxSteps: this.options.maxSteps,
+          toolTimeoutMs: this.options.toolTimeoutMs,
+          system: this.options.system,
+        },
+        controller.signal,
+      );
+      if (outcome.status === "aborted") return; // whoever aborted it has recorded the status
+      await finishTurn(db, spec, { status: outcome.status, error: outcome.error ?? null, usage: outcome.usage });
+    } catch (error) {
+      console.error(`[patchbay] turn ${spec.id} crashed`, error);
+      await finishTurn(db, spec, {
+        status: "failed",
+        error: { code: "internal", message: "The turn stopped on a server error." },
+      }).catch(() => undefined);
+    }
+  }
+
+  /** A control notification: abort the local run if the turn is no longer ours to run. */
+  private async checkControl(turnId: string): Promise<void> {
+    const run = this.running.get(turnId);
+    if (!run) return;
+    const row = await this.options.db.turn.findUnique({
+      where: { id: turnId },
+      select: { status: true, cancelRequested: true },
+    });
+    if (!row || row.status !== "streaming" || row.cancelRequested) run.controller.abort();
+  }
+
+  /** Renews this instance's leases (aborting turns that ended elsewhere) and sweeps lapsed ones. */
+  private async tick(): Promise<void> {
+    const { db } = this.options;
+    const leaseExpiresAt = new Date(Date.now() + this.leaseMs);
+    for (const [turnId, run] of this.running) {
+      const { count } = await db.turn.updateMany({
+        where: { id: turnId, status: "streaming", cancelRequested: null, leaseOwner: this.instanceId },
+        data: { leaseExpiresAt },
+      });
+      if (count === 0) run.controller.abort();
+    }
+    const lapsed = await db.turn.findMany({
+      where: { status: "streaming", leaseExpiresAt: { lt: new Date() } },
+      select: { id: true, sessionId: true },
+    });
+    for (const turn of lapsed) {
+      if (this.running.has(turn.id)) continue;
+      const message = "The server stopped while this answer was being written; the partial answer is kept.";
+      const ended = await finishTurn(db, turn, { status: "interrupted", error: { code: "interrupted", message } });
+      if (!ended) await releaseSession(db, turn.sessionId, turn.id);
+    }
+  }
+}

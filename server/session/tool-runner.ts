@@ -1,0 +1,58 @@
+// The seam between a turn and the tools it may call. A ToolSource says which tools a session has
+// right now (an immutable snapshot with a revision) and runs one call. `runToolCall` wraps any
+// source with the guarantees a turn relies on: validated by the source, bounded by a timeout,
+// cancelled by the turn's AbortSignal, and never throwing — every failure becomes a structured
+// error result the model can read. The MCP registry is a ToolSource; so are the built-in tools.
+import type { JsonValue, ToolSnapshot } from "./canonical.ts";
+
+export type ToolCallRequest = { canonicalName: string; args: Record<string, JsonValue> };
+export type ToolOutcome = { output: JsonValue; isError: boolean };
+export type ToolErrorCode = "unknown_tool" | "invalid_arguments" | "timeout" | "cancelled" | "failed";
+
+export interface ToolSource {
+  snapshot(sessionId: string): Promise<ToolSnapshot>;
+  call(sessionId: string, request: ToolCallRequest, signal: AbortSignal): Promise<ToolOutcome>;
+}
+
+/** Thrown by a ToolSource for a failure it can describe to the model. */
+export class ToolError extends Error {
+  override name = "ToolError";
+  constructor(
+    readonly code: ToolErrorCode,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export function toolErrorResult(code: ToolErrorCode, message: string): ToolOutcome {
+  return { output: { error: { code, message } }, isError: true };
+}
+
+export async function runToolCall(
+  source: ToolSource,
+  sessionId: string,
+  request: ToolCallRequest,
+  options: { signal: AbortSignal; timeoutMs: number },
+): Promise<ToolOutcome> {
+  const timeout = AbortSignal.timeout(options.timeoutMs);
+  const signal = AbortSignal.any([options.signal, timeout]);
+  const aborted = new Promise<ToolOutcome>((resolve) => {
+    const onAbort = () =>
+      resolve(
+        timeout.aborted && !options.signal.aborted
+          ? toolErrorResult("timeout", `The tool did not answer within ${Math.round(options.timeoutMs / 1000)} s.`)
+          : toolErrorResult("cancelled", "The tool call was cancelled."),
+      );
+    if (signal.aborted) onAbort();
+    else signal.addEventListener("abort", onAbort, { once: true });
+  });
+  const call = source
+    .call(sessionId, request, signal)
+    .catch((error: unknown) =>
+      error instanceof ToolError
+        ? toolErrorResult(error.code, error.message)
+        : toolErrorResult("failed", error instanceof Error ? error.message : "The tool failed."),
+    );
+  return Promise.race([call, aborted]);
+}

@@ -1,0 +1,228 @@
+// One turn, start to end: for each model request it reads the canonical history and the current
+// tool snapshot, renders the provider request afresh (renderers are pure), streams the answer into
+// the canonical message (persisting batches as they arrive), runs the tool calls through the tool
+// source, and loops with the results until the model answers without tools or the step cap is hit.
+// The turn stops writing as soon as its AbortSignal fires; whoever aborted it records why.
+import { streamText, type LanguageModel } from "ai";
+
+import type { Db } from "../db.ts";
+import { extractHiddenToolCalls } from "../providers/hidden-tool-calls.ts";
+import { renderRequest } from "../providers/render.ts";
+import { safeErrorMessage } from "../providers/safe-error.ts";
+import { decodeFullStream } from "../providers/stream-events.ts";
+import { AssistantDraft, newCanonicalCallId } from "./assistant-draft.ts";
+import type { ProviderId, ToolCallPart, ToolResultPart } from "./canonical.ts";
+import { appendEvent } from "./events.ts";
+import { toPartDto } from "./history.ts";
+import { runToolCall, toolErrorResult, type ToolSource } from "./tool-runner.ts";
+import { appendMessage, loadTurnHistory, updateMessageParts } from "./transcript.ts";
+
+export type TurnSpec = { id: string; sessionId: string; historySeq: number; provider: ProviderId; model: string };
+
+export type TurnDeps = {
+  db: Db;
+  tools: ToolSource;
+  resolveModel: (provider: ProviderId, modelId: string) => LanguageModel;
+  nativeTools: boolean;
+  maxSteps: number;
+  toolTimeoutMs: number;
+  system?: string;
+  flushIntervalMs?: number;
+};
+
+export type TurnOutcome = {
+  status: "completed" | "failed" | "aborted";
+  error?: { code: string; message: string };
+  usage: { inputTokens: number; outputTokens: number };
+  steps: number;
+};
+
+const DEFAULT_FLUSH_MS = 40;
+
+class StepAborted extends Error {}
+
+export async function runTurn(turn: TurnSpec, deps: TurnDeps, signal: AbortSignal): Promise<TurnOutcome> {
+  const usage = { inputTokens: 0, outputTokens: 0 };
+  let step = 0;
+  try {
+    for (; step < deps.maxSteps; step++) {
+      const draft = await runStep(turn, deps, step, signal);
+      usage.inputTokens += draft.usage.inputTokens ?? 0;
+      usage.outputTokens += draft.usage.outputTokens ?? 0;
+      if (draft.error)
+        return { status: "failed", error: { code: "provider", message: draft.error }, usage, steps: step + 1 };
+      if (draft.toolCalls.length === 0) return { status: "completed", usage, steps: step + 1 };
+      await runToolCalls(turn, deps, draft.toolCalls, signal);
+    }
+    const message = `Stopped after ${deps.maxSteps} model requests (the step limit) while the model was still calling tools.`;
+    return { status: "completed", error: { code: "step_limit", message }, usage, steps: step };
+  } catch (error) {
+    if (signal.aborted || error instanceof StepAborted) return { status: "aborted", usage, steps: step + 1 };
+    return { status: "failed", error: describeFailure(error), usage, steps: step + 1 };
+  }
+}
+
+function describeFailure(error: unknown): { code: string; message: string } {
+  console.warn("[patchbay] model request failed:", safeErrorMessage(error));
+  return { code: "provider", message: safeErrorMessage(error) };
+}
+
+async function runStep(turn: TurnSpec, deps: TurnDeps, index: number, signal: AbortSignal): Promise<AssistantDraft> {
+  const { db } = deps;
+  const history = await loadTurnHistory(db, turn);
+  const snapshot = await deps.tools.snapshot(turn.sessionId);
+  const call = renderRequest({
+    provider: turn.provider,
+    modelId: turn.model,
+    transcript: { system: deps.system, messages: history },
+    snapshot,
+    isFollowUp: index > 0,
+    nativeTools: deps.nativeTools,
+  });
+  if (signal.aborted) throw new StepAborted();
+  const request = await db.turnRequest.create({
+    data: { turnId: turn.id, index, toolsRevision: snapshot.revision, toolNames: call.toolNames },
+  });
+  await db.turn.update({ where: { id: turn.id }, data: { stepCount: index + 1 } });
+  await emit(deps, turn, "request.started", { index, toolsRevision: snapshot.revision, toolNames: call.toolNames });
+  const message = await appendMessage(db, turn.sessionId, turn.id, { role: "assistant", parts: [] });
+  await emit(deps, turn, "message.created", { messageId: message.id, role: "assistant" });
+
+  const draft = new AssistantDraft(turn.provider, snapshot);
+  const writer = createWriter(deps, turn, message.id, draft, signal);
+  const result = streamText({
+    model: deps.resolveModel(turn.provider, turn.model),
+    ...call.options,
+    abortSignal: signal,
+    maxRetries: 1,
+    onError: () => undefined, // errors arrive as error events in fullStream and end the step
+  });
+  let firstTokenAt: Date | null = null;
+  for await (const event of decodeFullStream(result.fullStream, turn.provider)) {
+    firstTokenAt ??= event.type === "text-delta" || event.type === "reasoning-delta" ? new Date() : null;
+    const toolCall = draft.apply(event);
+    if (toolCall) await writer.publishToolCall(toolCall);
+    else writer.schedule();
+  }
+  if (signal.aborted) throw new StepAborted();
+  const hasHiddenCalls = draft.toolCalls.length === 0 && !draft.error && adoptHiddenToolCalls(draft);
+  await writer.close();
+  if (hasHiddenCalls)
+    await emit(deps, turn, "message.updated", { messageId: message.id, parts: draft.parts.map(toPartDto) });
+  await db.turnRequest.update({
+    where: { id: request.id },
+    data: {
+      endedAt: new Date(),
+      firstTokenAt,
+      finishReason: draft.error ? "error" : draft.finishReason,
+      inputTokens: draft.usage.inputTokens ?? null,
+      outputTokens: draft.usage.outputTokens ?? null,
+    },
+  });
+  if (firstTokenAt && index === 0) await db.turn.update({ where: { id: turn.id }, data: { firstTokenAt } });
+  return draft;
+}
+
+/** Tool calls a model wrote as XML in its text (`<tool_use>`, `<use_mcp_tool>`) become real calls. */
+function adoptHiddenToolCalls(draft: AssistantDraft): boolean {
+  let isChanged = false;
+  for (const part of draft.parts) {
+    if (part.type !== "text") continue;
+    const found = extractHiddenToolCalls(part.text);
+    for (const warning of found.warnings) console.warn(`[patchbay] hidden tool call skipped: ${warning}`);
+    if (found.calls.length === 0) continue;
+    part.text = found.text;
+    isChanged = true;
+    for (const hidden of found.calls) {
+      const canonicalName = `${hidden.server}.${hidden.tool}`;
+      const call: ToolCallPart = {
+        type: "tool-call",
+        id: newCanonicalCallId(),
+        name: canonicalName,
+        args: hidden.args,
+      };
+      draft.parts.push(call);
+      draft.toolCalls.push(call);
+    }
+  }
+  return isChanged;
+}
+
+async function runToolCalls(turn: TurnSpec, deps: TurnDeps, calls: ToolCallPart[], signal: AbortSignal): Promise<void> {
+  const snapshot = await deps.tools.snapshot(turn.sessionId);
+  const results: ToolResultPart[] = [];
+  for (const call of calls) {
+    if (signal.aborted) throw new StepAborted();
+    const started = Date.now();
+    const isKnown = snapshot.tools.some((tool) => tool.canonicalName === call.name);
+    const outcome = isKnown
+      ? await runToolCall(
+          deps.tools,
+          turn.sessionId,
+          { canonicalName: call.name, args: call.args },
+          { signal, timeoutMs: deps.toolTimeoutMs },
+        )
+      : toolErrorResult("unknown_tool", `The tool ${call.name} is not available in this chat.`);
+    if (signal.aborted) throw new StepAborted();
+    const result: ToolResultPart = {
+      type: "tool-result",
+      callId: call.id,
+      name: call.name,
+      output: outcome.output,
+      isError: outcome.isError,
+    };
+    results.push(result);
+    await emit(deps, turn, "tool.result", { result, durationMs: Date.now() - started });
+  }
+  const message = await appendMessage(deps.db, turn.sessionId, turn.id, { role: "tool", parts: results });
+  await emit(deps, turn, "message.created", { messageId: message.id, role: "tool" });
+}
+
+function emit(
+  deps: TurnDeps,
+  turn: TurnSpec,
+  type: Parameters<typeof appendEvent>[1]["type"],
+  data: Record<string, unknown>,
+) {
+  return appendEvent(deps.db, { sessionId: turn.sessionId, turnId: turn.id, type, data });
+}
+
+/** Persists the draft: deltas batched every flushIntervalMs, tool calls at once, never after abort. */
+function createWriter(deps: TurnDeps, turn: TurnSpec, messageId: string, draft: AssistantDraft, signal: AbortSignal) {
+  let timer: NodeJS.Timeout | null = null;
+  let chain: Promise<void> = Promise.resolve();
+  const flush = () => {
+    timer = null;
+    chain = chain.then(async () => {
+      if (signal.aborted) return;
+      const deltas = draft.takePending();
+      if (deltas.length === 0) return;
+      await updateMessageParts(deps.db, messageId, draft.parts);
+      for (const delta of deltas) {
+        const type = delta.kind === "text" ? "text.delta" : "reasoning.delta";
+        await emit(deps, turn, type, { messageId, partIndex: delta.partIndex, text: delta.text });
+      }
+    });
+    return chain;
+  };
+  return {
+    schedule() {
+      timer ??= setTimeout(() => void flush(), deps.flushIntervalMs ?? DEFAULT_FLUSH_MS);
+    },
+    async publishToolCall(call: ToolCallPart) {
+      if (timer) clearTimeout(timer);
+      await flush();
+      chain = chain.then(async () => {
+        if (signal.aborted) return;
+        await updateMessageParts(deps.db, messageId, draft.parts);
+        await emit(deps, turn, "tool.call", { messageId, partIndex: draft.parts.indexOf(call), call: toPartDto(call) });
+      });
+      await chain;
+    },
+    async close() {
+      if (timer) clearTimeout(timer);
+      await flush();
+      if (!signal.aborted) await updateMessageParts(deps.db, messageId, draft.parts);
+    },
+  };
+}

@@ -1,0 +1,67 @@
+// Turn rows and the session's single "active turn" slot. Claiming the slot, ending a turn and
+// releasing the slot are conditional updates, so two instances (or two clicks) racing on one
+// session resolve to exactly one winner, and a turn's final status is written exactly once.
+import type { Db } from "../db.ts";
+import type { TransactionClient } from "../generated/prisma/internal/prismaNamespace.ts";
+import type { TurnStatus } from "../generated/prisma/enums.ts";
+import { appendEvent } from "./events.ts";
+
+export type DbOrTx = Db | TransactionClient;
+export type FinalStatus = Exclude<TurnStatus, "streaming">;
+export type TurnEnd = {
+  status: FinalStatus;
+  error?: { code: string; message: string } | null;
+  usage?: { inputTokens: number; outputTokens: number };
+};
+
+export const turnSelect = {
+  id: true,
+  sessionId: true,
+  userMessageId: true,
+  historySeq: true,
+  status: true,
+  provider: true,
+  model: true,
+  restartOfId: true,
+  cancelRequested: true,
+  leaseOwner: true,
+} as const;
+
+/** Ends a streaming turn; false when it had already ended (someone else wrote its status). */
+export async function endTurn(db: DbOrTx, turnId: string, end: TurnEnd): Promise<boolean> {
+  const { count } = await db.turn.updateMany({
+    where: { id: turnId, status: "streaming" },
+    data: {
+      status: end.status,
+      endedAt: new Date(),
+      leaseOwner: null,
+      leaseExpiresAt: null,
+      ...(end.error ? { error: end.error } : {}),
+      ...(end.usage ? { inputTokens: end.usage.inputTokens, outputTokens: end.usage.outputTokens } : {}),
+    },
+  });
+  return count === 1;
+}
+
+/** Frees the session's slot if (and only if) it is still held by this turn. */
+export async function releaseSession(db: DbOrTx, sessionId: string, turnId: string): Promise<void> {
+  await db.chatSession.updateMany({ where: { id: sessionId, activeTurnId: turnId }, data: { activeTurnId: null } });
+}
+
+/** Ends the turn, frees the session and tells subscribers, in that order. */
+export async function finishTurn(db: Db, turn: { id: string; sessionId: string }, end: TurnEnd): Promise<boolean> {
+  const isEnded = await db.$transaction(async (tx) => {
+    const changed = await endTurn(tx, turn.id, end);
+    if (changed) await releaseSession(tx, turn.sessionId, turn.id);
+    return changed;
+  });
+  if (isEnded) {
+    await appendEvent(db, {
+      sessionId: turn.sessionId,
+      turnId: turn.id,
+      type: "turn.finished",
+      data: { turnId: turn.id, status: end.status, error: end.error ?? null, usage: end.usage ?? null },
+    });
+  }
+  return isEnded;
+}
