@@ -17,12 +17,32 @@ import {
   EMBEDDED_APP_URL,
   EXTERNAL_APP_PORT,
   EXTERNAL_APP_URL,
+  FAKE_PROVIDER_PORT,
+  FAKE_PROVIDER_URL,
 } from "./e2e/support/config.ts";
 
 const adminUrl = process.env.TEST_DATABASE_ADMIN_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
 const databaseUrl = Object.assign(new URL(adminUrl), { pathname: `/${E2E_DATABASE}` }).toString();
 const embeddedDataDir = process.env.PATCHBAY_E2E_EMBEDDED_DIR ?? mkdtempSync(path.join(tmpdir(), "patchbay-e2e-"));
 process.env.PATCHBAY_E2E_EMBEDDED_DIR = embeddedDataDir; // workers re-read this config: keep one folder
+
+const noModelProviders = {
+  ANTHROPIC_API_KEY: "",
+  OPENAI_API_KEY: "",
+  GOOGLE_GENERATIVE_AI_API_KEY: "",
+  OPENAI_COMPATIBLE_BASE_URL: "",
+};
+
+/** Every model provider pointed at the fake provider server (echo mode, scriptable per test). */
+const fakeModelProviders = {
+  ANTHROPIC_API_KEY: "e2e-anthropic-key",
+  ANTHROPIC_BASE_URL: `${FAKE_PROVIDER_URL}/anthropic/v1`,
+  OPENAI_API_KEY: "e2e-openai-key",
+  OPENAI_BASE_URL: `${FAKE_PROVIDER_URL}/openai/v1`,
+  GOOGLE_GENERATIVE_AI_API_KEY: "e2e-google-key",
+  GOOGLE_BASE_URL: `${FAKE_PROVIDER_URL}/google/v1beta`,
+  OPENAI_COMPATIBLE_BASE_URL: "",
+};
 
 const noProviders = {
   AUTH_GITHUB_ID: "",
@@ -72,12 +92,19 @@ export default defineConfig({
       stdout: "pipe",
     },
     {
+      command: `tsx e2e/support/fake-provider/main.ts ${FAKE_PROVIDER_PORT}`,
+      url: `${FAKE_PROVIDER_URL}/_fake/health`,
+      reuseExistingServer: false,
+      stdout: "pipe",
+    },
+    {
       command: `tsx e2e/support/prepare-database.ts && next start --hostname 127.0.0.1 --port ${EXTERNAL_APP_PORT}`,
       url: `${EXTERNAL_APP_URL}/sign-in`,
       reuseExistingServer: false,
       timeout: 120_000,
       env: {
         ...noProviders,
+        ...fakeModelProviders,
         DATABASE_URL: databaseUrl,
         PORT: String(EXTERNAL_APP_PORT),
         PATCHBAY_DATA_DIR: path.join(embeddedDataDir, "external"),
@@ -95,6 +122,7 @@ export default defineConfig({
       timeout: 240_000,
       env: {
         ...noProviders,
+        ...noModelProviders,
         DATABASE_URL: "",
         AUTH_SECRET: "",
         PORT: String(EMBEDDED_APP_PORT),

@@ -8,6 +8,7 @@ export type ChatEvent = { id: string; turnId: string | null; type: string; data:
 export type ToolResultView = { output: unknown; isError: boolean; durationMs?: number };
 
 export type ChatState = {
+  title: string;
   messages: MessageDto[];
   turns: TurnDto[];
   toolResults: Record<string, ToolResultView>;
@@ -21,7 +22,13 @@ export function createChatState(history: SessionHistoryDto): ChatState {
       if (part.type === "tool-result") toolResults[part.callId] = { output: part.output, isError: part.isError };
     }
   }
-  return { messages: history.messages, turns: history.turns, toolResults, lastEventId: history.lastEventId };
+  return {
+    title: history.session.title,
+    messages: history.messages,
+    turns: history.turns,
+    toolResults,
+    lastEventId: history.lastEventId,
+  };
 }
 
 function isAfter(id: string, last: string | null): boolean {
@@ -61,6 +68,7 @@ function applyData(state: ChatState, event: ChatEvent): ChatState {
       if (state.messages.some((message) => message.id === data.messageId)) return state;
       return {
         ...state,
+        title: typeof data.title === "string" ? data.title : state.title,
         messages: [
           ...state.messages,
           {

@@ -60,7 +60,7 @@ export function ChatView({ sessionId }: { sessionId: string }) {
         </Link>
         <ModelPicker value={choice} onChange={setPicked} />
       </div>
-      <h1 className="text-xl font-semibold">{session.title}</h1>
+      <h1 className="text-xl font-semibold">{state.title}</h1>
       <section aria-label="Conversation" className="flex flex-1 flex-col gap-4">
         {state.messages
           .filter((message) => message.role === "user")

@@ -2,10 +2,12 @@
 export const E2E_ISSUER_PORT = 3101;
 export const EXTERNAL_APP_PORT = 3100;
 export const EMBEDDED_APP_PORT = 3200;
+export const FAKE_PROVIDER_PORT = 3102;
 
 export const EXTERNAL_APP_URL = `http://localhost:${EXTERNAL_APP_PORT}`;
 export const EMBEDDED_APP_URL = `http://localhost:${EMBEDDED_APP_PORT}`;
 export const E2E_ISSUER_URL = `http://127.0.0.1:${E2E_ISSUER_PORT}`;
+export const FAKE_PROVIDER_URL = `http://127.0.0.1:${FAKE_PROVIDER_PORT}`;
 
 export const E2E_CLIENT = { clientId: "patchbay-e2e", clientSecret: "e2e-client-secret-not-for-production" };
 export const E2E_PROVIDER_NAME = "Test SSO";

@@ -83,6 +83,7 @@ export class SessionManager {
     const model = choice ?? (await this.sessionModel(sessionId)) ?? this.options.defaultModel();
     if (!model) throw new AppError("bad_request:provider", "No model provider is configured. Add an API key first.");
     const turnId = randomUUID();
+    const title = session.title === "New chat" ? text.trim().slice(0, TITLE_LENGTH) || "New chat" : session.title;
     const spec = await db.$transaction(async (tx) => {
       const claimed = await tx.chatSession.updateMany({
         where: { id: sessionId, ownerId, activeTurnId: null },
@@ -90,7 +91,7 @@ export class SessionManager {
           activeTurnId: turnId,
           provider: model.provider,
           model: model.model,
-          ...(session.title === "New chat" ? { title: text.trim().slice(0, TITLE_LENGTH) || "New chat" } : {}),
+          title,
         },
       });
       if (claimed.count === 0) throw new AppError("conflict:turn");
@@ -102,7 +103,7 @@ export class SessionManager {
       sessionId,
       turnId,
       type: "user.message",
-      data: { messageId: spec.userMessageId, text },
+      data: { messageId: spec.userMessageId, text, title },
     });
     await this.launch(spec, null);
     return { turnId };

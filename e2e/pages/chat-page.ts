@@ -1,0 +1,41 @@
+// Page object: one chat — composer, streamed answers, tool cards, stop and model picker.
+import { expect, type Locator, type Page } from "@playwright/test";
+
+export class ChatPage {
+  readonly composer: Locator;
+  readonly answers: Locator;
+
+  constructor(private readonly page: Page) {
+    this.composer = page.getByLabel("Message", { exact: true });
+    this.answers = page.getByTestId("assistant-turn");
+  }
+
+  /** Creates a chat from the home page and opens it. */
+  async openNewChat(): Promise<void> {
+    await this.page.goto("/");
+    const created = this.page.waitForResponse((r) => r.url().includes("/api/trpc/session.create") && r.ok());
+    await this.page.getByRole("button", { name: "New chat" }).click();
+    const body = (await (await created).json()) as { result: { data: { json: { id: string } } } }[];
+    const id = body[0]!.result.data.json.id;
+    await this.page.goto(`/s/${id}`);
+    await expect(this.composer).toBeVisible();
+  }
+
+  async chooseModel(value: string): Promise<void> {
+    await this.page.getByLabel("Model").selectOption(value);
+  }
+
+  async send(text: string): Promise<void> {
+    await this.composer.fill(text);
+    await this.composer.press("Enter");
+    await expect(this.page.getByTestId("user-message").filter({ hasText: text }).last()).toBeVisible();
+  }
+
+  lastAnswer(): Locator {
+    return this.answers.last();
+  }
+
+  async expectLastAnswerDone(): Promise<void> {
+    await expect(this.lastAnswer()).toHaveAttribute("data-status", "completed");
+  }
+}
