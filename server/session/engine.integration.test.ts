@@ -255,3 +255,46 @@ describe("the event stream", () => {
     expect(rest.at(-1)).toMatchObject({ type: "turn.finished", data: { status: "completed" } });
   });
 });
+
+describe("tool loop limits and text tool calls", () => {
+  it("stops at the step cap with a clear note", async () => {
+    const capped = await createTestEngine({ maxSteps: 2 });
+    try {
+      const { db, fake, manager } = capped;
+      const { userId, sessionId } = await createUserWithSession(db);
+      for (let i = 0; i < 3; i++) fake.script("anthropic", { steps: [{ type: "tool-call", name: TIME_TOOL, args: {} }] });
+      const { turnId } = await manager.startTurn(userId, sessionId, "Loop forever", choice("anthropic"));
+      const turn = await waitForTurnEnd(db, turnId);
+      expect(turn).toMatchObject({ status: "completed", stepCount: 2 });
+      expect(turn.error).toMatchObject({ code: "step_limit" });
+      expect(fake.requests("anthropic")).toHaveLength(2);
+    } finally {
+      await capped.close();
+    }
+  });
+
+  it("runs tool calls a model without native tools writes as XML in its answer", async () => {
+    const textTools = await createTestEngine({ isNativeTools: (provider) => provider !== "openai-compatible" });
+    try {
+      const { db, fake, manager } = textTools;
+      const { userId, sessionId } = await createUserWithSession(db);
+      const xml =
+        '<tool_use><server>builtin</server><tool>current_time</tool><arguments>{"timezone":"UTC"}</arguments></tool_use>';
+      fake.script("compat", { steps: [{ type: "text", text: `Let me look. ${xml}` }] });
+      fake.script("compat", { steps: [{ type: "text", text: "It is now." }] });
+      const { turnId } = await manager.startTurn(userId, sessionId, "Time in UTC?", choice("openai-compatible"));
+      expect((await waitForTurnEnd(db, turnId)).status).toBe("completed");
+
+      const messages = await sessionMessages(db, sessionId);
+      expect(messages.map((m) => m.role)).toEqual(["user", "assistant", "tool", "assistant"]);
+      expect(messageText(messages[1]!)).not.toContain("<tool_use>");
+      const [result] = messages[2]!.parts as { isError: boolean; output: { timezone: string } }[];
+      expect(result).toMatchObject({ isError: false, output: { timezone: "UTC" } });
+      const [first, followUp] = fake.requests("compat").map((r) => r.body as { tools?: unknown; messages: unknown });
+      expect(first!.tools).toBeUndefined(); // tools are described in the system prompt instead
+      expect(JSON.stringify(followUp!.messages)).toContain("UTC");
+    } finally {
+      await textTools.close();
+    }
+  });
+});
