@@ -262,7 +262,8 @@ describe("tool loop limits and text tool calls", () => {
     try {
       const { db, fake, manager } = capped;
       const { userId, sessionId } = await createUserWithSession(db);
-      for (let i = 0; i < 3; i++) fake.script("anthropic", { steps: [{ type: "tool-call", name: TIME_TOOL, args: {} }] });
+      for (let i = 0; i < 3; i++)
+        fake.script("anthropic", { steps: [{ type: "tool-call", name: TIME_TOOL, args: {} }] });
       const { turnId } = await manager.startTurn(userId, sessionId, "Loop forever", choice("anthropic"));
       const turn = await waitForTurnEnd(db, turnId);
       expect(turn).toMatchObject({ status: "completed", stepCount: 2 });
