@@ -74,6 +74,15 @@ const schema = z
     OPENAI_COMPATIBLE_NATIVE_TOOLS: booleanFlag(true),
     TURN_MAX_STEPS: z.coerce.number({ error: "must be a number" }).int().min(1).max(100).default(8),
     TOOL_TIMEOUT_MS: z.coerce.number({ error: "must be a number" }).int().min(100).max(3_600_000).default(30_000),
+    MCP_SERVERS_FILE: optionalString,
+    MCP_ALLOW_PRIVATE_URLS: booleanFlag(false),
+    MCP_TOOL_OUTPUT_MAX_CHARS: z.coerce.number({ error: "must be a number" }).int().min(1_000).default(100_000),
+    PATCHBAY_ENCRYPTION_KEY: optionalString.pipe(
+      z
+        .string()
+        .regex(/^[A-Za-z0-9+/_-]{43}=?$/, { error: "must be 32 random bytes in base64 (try: openssl rand -base64 32)" })
+        .optional(),
+    ),
     TEST_DATABASE_ADMIN_URL: postgresUrl.transform((value) => value ?? "postgresql://postgres@127.0.0.1:5432/postgres"),
   })
   .superRefine((value, ctx) => {

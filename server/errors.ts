@@ -16,7 +16,7 @@ export const errorTypes = {
 } as const;
 
 export type ErrorType = keyof typeof errorTypes;
-export type Surface = "auth" | "session" | "turn" | "provider" | "database" | "config" | "api";
+export type Surface = "auth" | "session" | "turn" | "provider" | "tools" | "connector" | "database" | "config" | "api";
 export type ErrorCode = `${ErrorType}:${Surface}`;
 
 const defaultMessages: Partial<Record<ErrorCode, string>> & Record<ErrorType, string> = {
@@ -31,6 +31,7 @@ const defaultMessages: Partial<Record<ErrorCode, string>> & Record<ErrorType, st
   "not_found:session": "That chat session does not exist or is not yours.",
   "unauthorized:auth": "You need to sign in first.",
   "not_found:turn": "That turn does not exist or is not yours.",
+  "not_found:connector": "That connector does not exist or is not available to you.",
   "conflict:turn": "An answer is still being written in this chat. Stop it or wait for it to finish.",
 };
 

@@ -13,6 +13,7 @@ const history: SessionHistoryDto = {
     provider: null,
     model: null,
     activeTurnId: null,
+    toolsRevision: 0,
   },
   messages: [],
   turns: [],

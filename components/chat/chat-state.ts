@@ -9,6 +9,7 @@ export type ToolResultView = { output: unknown; isError: boolean; durationMs?: n
 
 export type ChatState = {
   title: string;
+  toolsRevision: number;
   messages: MessageDto[];
   turns: TurnDto[];
   toolResults: Record<string, ToolResultView>;
@@ -24,6 +25,7 @@ export function createChatState(history: SessionHistoryDto): ChatState {
   }
   return {
     title: history.session.title,
+    toolsRevision: history.session.toolsRevision,
     messages: history.messages,
     turns: history.turns,
     toolResults,
@@ -116,6 +118,8 @@ function applyData(state: ChatState, event: ChatEvent): ChatState {
     }
     case "turn.started":
       return applyTurnStarted(state, event);
+    case "tools.changed":
+      return { ...state, toolsRevision: Math.max(state.toolsRevision, Number(data.revision)) };
     case "request.started":
       return updateTurn(state, event.turnId, (turn) => ({
         ...turn,

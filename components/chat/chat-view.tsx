@@ -6,6 +6,7 @@ import Link from "next/link";
 import { useState } from "react";
 
 import { useTRPC } from "@/components/providers/trpc-provider.tsx";
+import { ConnectorPanel } from "@/components/connectors/connector-panel.tsx";
 import { Button } from "@/components/ui/button.tsx";
 
 import { findStreamingTurn } from "./chat-state.ts";
@@ -52,62 +53,72 @@ export function ChatView({ sessionId }: { sessionId: string }) {
     }
   }
 
+  const streamingRevision = streaming?.requests.at(-1)?.toolsRevision ?? null;
   return (
-    <main className="mx-auto flex w-full max-w-3xl flex-1 flex-col gap-4 px-4 py-4">
-      <div className="flex flex-wrap items-center justify-between gap-2">
-        <Link href="/" className="text-sm text-zinc-600 underline-offset-2 hover:underline dark:text-zinc-400">
-          ← All chats
-        </Link>
-        <ModelPicker value={choice} onChange={setPicked} />
-      </div>
-      <h1 className="text-xl font-semibold">{state.title}</h1>
-      <section aria-label="Conversation" className="flex flex-1 flex-col gap-4">
-        {state.messages
-          .filter((message) => message.role === "user")
-          .map((message) => (
-            <div key={message.id} className="flex flex-col gap-3">
-              <p
-                className="self-end whitespace-pre-wrap rounded-lg bg-zinc-100 px-3 py-2 dark:bg-zinc-800"
-                data-testid="user-message"
-              >
-                {message.parts.map((part) => (part.type === "text" ? part.text : "")).join("")}
-              </p>
-              {state.turns
-                .filter((turn) => turn.userMessageId === message.id)
-                .map((turn) => (
-                  <TurnView
-                    key={turn.id}
-                    turn={turn}
-                    messages={state.messages.filter((m) => m.turnId === turn.id)}
-                    toolResults={state.toolResults}
-                  />
-                ))}
-            </div>
-          ))}
-      </section>
-      {error && (
-        <p role="alert" className="rounded-md bg-red-50 p-3 text-sm text-red-800 dark:bg-red-950 dark:text-red-200">
-          {error}
-        </p>
-      )}
-      {lastTurn && !streaming && lastTurn.status !== "superseded" && (
-        <div>
-          <Button
-            variant="ghost"
-            onClick={() => restart.mutate({ turnId: lastTurn.id, choice: choice ?? undefined }, { onError })}
-          >
-            Regenerate
-          </Button>
+    <div className="mx-auto flex w-full max-w-6xl flex-1 flex-col gap-4 px-4 py-4 md:flex-row md:items-start">
+      <main className="flex min-w-0 flex-1 flex-col gap-4">
+        <div className="flex flex-wrap items-center justify-between gap-2">
+          <Link href="/" className="text-sm text-zinc-600 underline-offset-2 hover:underline dark:text-zinc-400">
+            ← All chats
+          </Link>
+          <ModelPicker value={choice} onChange={setPicked} />
         </div>
-      )}
-      <div className="sticky bottom-0 bg-white pb-2 dark:bg-zinc-950">
-        <Composer
-          isStreaming={!!streaming}
-          isSending={send.isPending}
-          onSend={onSend}
-          onStop={() => streaming && cancel.mutate({ turnId: streaming.id }, { onError })}
+        <h1 className="text-xl font-semibold">{state.title}</h1>
+        <section aria-label="Conversation" className="flex flex-1 flex-col gap-4">
+          {state.messages
+            .filter((message) => message.role === "user")
+            .map((message) => (
+              <div key={message.id} className="flex flex-col gap-3">
+                <p
+                  className="self-end whitespace-pre-wrap rounded-lg bg-zinc-100 px-3 py-2 dark:bg-zinc-800"
+                  data-testid="user-message"
+                >
+                  {message.parts.map((part) => (part.type === "text" ? part.text : "")).join("")}
+                </p>
+                {state.turns
+                  .filter((turn) => turn.userMessageId === message.id)
+                  .map((turn) => (
+                    <TurnView
+                      key={turn.id}
+                      turn={turn}
+                      messages={state.messages.filter((m) => m.turnId === turn.id)}
+                      toolResults={state.toolResults}
+                    />
+                  ))}
+              </div>
+            ))}
+        </section>
+        {error && (
+          <p role="alert" className="rounded-md bg-red-50 p-3 text-sm text-red-800 dark:bg-red-950 dark:text-red-200">
+            {error}
+          </p>
+        )}
+        {lastTurn && !streaming && lastTurn.status !== "superseded" && (
+          <div>
+            <Button
+              variant="ghost"
+              onClick={() => restart.mutate({ turnId: lastTurn.id, choice: choice ?? undefined }, { onError })}
+            >
+              Regenerate
+            </Button>
+          </div>
+        )}
+        <div className="sticky bottom-0 bg-white pb-2 dark:bg-zinc-950">
+          <Composer
+            isStreaming={!!streaming}
+            isSending={send.isPending}
+            onSend={onSend}
+            onStop={() => streaming && cancel.mutate({ turnId: streaming.id }, { onError })}
+          />
+        </div>
+      </main>
+      <div className="md:sticky md:top-4 md:w-72">
+        <ConnectorPanel
+          sessionId={sessionId}
+          toolsRevision={state.toolsRevision}
+          streaming={streaming ? { turnId: streaming.id, revision: streamingRevision } : null}
         />
       </div>
-    </main>
+    </div>
   );
 }

@@ -1,11 +1,15 @@
 // The app's tRPC router: one sub-router per resource. Add a router in ./routers and mount it here.
 import { chatRouter } from "./routers/chat.ts";
+import { connectorsRouter } from "./routers/connectors.ts";
 import { sessionRouter } from "./routers/session.ts";
+import { toolsRouter } from "./routers/tools.ts";
 import { createCallerFactory, createTRPCRouter } from "./trpc.ts";
 
 export const appRouter = createTRPCRouter({
   session: sessionRouter,
   chat: chatRouter,
+  tools: toolsRouter,
+  connectors: connectorsRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -4,7 +4,7 @@ import type { JsonValue, ToolSnapshot, ToolSpec } from "./canonical.ts";
 import { ToolError, type ToolCallRequest, type ToolOutcome, type ToolSource } from "./tool-runner.ts";
 import { exposeToolNames } from "../providers/tool-names.ts";
 
-type BuiltinTool = Omit<ToolSpec, "exposedName"> & {
+export type BuiltinTool = Omit<ToolSpec, "exposedName"> & {
   run(args: Record<string, JsonValue>, signal: AbortSignal): Promise<JsonValue>;
 };
 

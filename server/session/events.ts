@@ -17,7 +17,8 @@ export type SessionEventType =
   | "tool.call"
   | "tool.result"
   | "request.started"
-  | "turn.finished";
+  | "turn.finished"
+  | "tools.changed";
 
 export type SessionEventDto = {
   id: string;

@@ -36,7 +36,12 @@ export type TurnDto = {
 };
 
 export type SessionHistoryDto = {
-  session: ChatSessionDto & { provider: string | null; model: string | null; activeTurnId: string | null };
+  session: ChatSessionDto & {
+    provider: string | null;
+    model: string | null;
+    activeTurnId: string | null;
+    toolsRevision: number;
+  };
   messages: MessageDto[];
   turns: TurnDto[];
   lastEventId: string | null;
@@ -69,6 +74,7 @@ export async function getSessionHistory(db: Db, ownerId: string, sessionId: stri
           provider: true,
           model: true,
           activeTurnId: true,
+          toolsRevision: true,
         },
       });
       const last = await tx.sessionEvent.findFirst({

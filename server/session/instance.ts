@@ -3,8 +3,8 @@
 // globalThis across Next.js dev reloads); starting it also starts LISTEN and the lease sweeper.
 import { getDatabaseUrl, getDb } from "../db.ts";
 import { env } from "../env.ts";
+import { getMcpRuntime } from "../mcp/instance.ts";
 import { createLanguageModel, listConfiguredProviders, resolveProviderConfig } from "../providers/model-factory.ts";
-import { createBuiltinToolSource } from "./builtin-tools.ts";
 import type { ProviderId } from "./canonical.ts";
 import { SessionManager, type ModelChoice } from "./manager.ts";
 import { startListening } from "./notifier.ts";
@@ -24,9 +24,10 @@ async function createManager(): Promise<SessionManager> {
   const db = await getDb();
   await startListening(await getDatabaseUrl());
   const providers = listConfiguredProviders(env);
+  const { registry } = await getMcpRuntime();
   const manager = new SessionManager({
     db,
-    tools: createBuiltinToolSource(),
+    tools: registry,
     resolveModel: (provider: ProviderId, modelId: string) =>
       createLanguageModel({ provider, modelId, ...resolveProviderConfig(env, provider) }),
     isNativeTools: (provider) => providers.find((entry) => entry.id === provider)?.nativeTools ?? true,

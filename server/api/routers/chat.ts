@@ -43,6 +43,11 @@ export const chatRouter = createTRPCRouter({
     .input(z.object({ turnId: id, choice: modelChoice.optional() }))
     .mutation(async ({ ctx, input }) => (await getSessionManager()).restart(ctx.user.id, input.turnId, input.choice)),
 
+  /** Apply now: supersede the streaming turn and restart it on the latest tool revision. */
+  applyNow: protectedProcedure
+    .input(z.object({ turnId: id }))
+    .mutation(async ({ ctx, input }) => (await getSessionManager()).restart(ctx.user.id, input.turnId)),
+
   events: protectedProcedure
     .input(z.object({ sessionId: id, lastEventId: z.string().regex(/^\d+$/).nullish() }))
     .subscription(async function* ({ ctx, input, signal }) {

@@ -1,0 +1,125 @@
+// Many sessions streaming at once: N users each start a turn at the same moment on a slow scripted
+// stream (C chunks, D ms apart); a followEvents subscriber per session records when each text.delta
+// arrives. Reported (by concurrency-report.ts): the subscriber's inter-arrival gaps against the
+// provider's interval, each chunk's delay through Patchbay, chunks lost (received text checked chunk
+// by chunk against the script), turn statuses, wall time, the load behind them (load-monitor.ts)
+// and the database transactions. The turns run on the app's pool size (10) unless --pool says
+// otherwise; nothing here fails on a figure.
+import { spawn, type ChildProcess } from "node:child_process";
+import { createInterface } from "node:readline";
+import { fileURLToPath } from "node:url";
+import { performance } from "node:perf_hooks";
+
+import { startFakeProvider } from "../e2e/support/fake-provider/server.ts";
+import { createUserWithSession } from "../server/testing/engine.ts";
+import { startBenchEngine, type BenchEngine, type FakeUrls } from "./bench-engine.ts";
+import { reportConcurrency, type SessionRun } from "./concurrency-report.ts";
+import { startLoadMonitor } from "./load-monitor.ts";
+import type { BenchOptions } from "./options.ts";
+import { createProviderProbe } from "./provider-probe.ts";
+import { sessionPrompt, slowReply } from "./slow-reply.ts";
+import { sleep, withTimeout } from "./stats.ts";
+import { watchSession } from "./session-watch.ts";
+
+type RunningFake = FakeUrls & { where: string; close(): Promise<void> };
+
+async function startChildFake(chunks: number, delayMs: number): Promise<RunningFake> {
+  const entry = fileURLToPath(new URL("./fake-provider-process.ts", import.meta.url));
+  const tsx = import.meta.resolve("tsx"); // the loader this process runs under, wherever it was started from
+  const child: ChildProcess = spawn(process.execPath, ["--import", tsx, entry, String(chunks), String(delayMs)], {
+    stdio: ["pipe", "pipe", "inherit"], // the child exits when its stdin closes, even if this process dies
+  });
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  const firstLine = await new Promise<string>((resolve, reject) => {
+    createInterface({ input: child.stdout! }).once("line", resolve);
+    child.once("exit", (code) => reject(new Error(`fake provider process exited (${code})`)));
+  });
+  const { baseUrls } = JSON.parse(firstLine) as FakeUrls;
+  return {
+    baseUrls,
+    where: "child process",
+    close: async () => {
+      child.kill("SIGTERM");
+      await exited;
+    },
+  };
+}
+
+async function startFake(options: BenchOptions): Promise<RunningFake> {
+  if (!options.isProviderInProcess) return startChildFake(options.chunks, options.chunkDelayMs);
+  const fake = await startFakeProvider({ defaultReply: slowReply(options.chunks, options.chunkDelayMs) });
+  return { baseUrls: fake.baseUrls, where: "in process", close: () => fake.close() };
+}
+
+async function databaseTransactions(engine: BenchEngine): Promise<number> {
+  const name = new URL(engine.database.url).pathname.slice(1);
+  const rows = await engine.db.$queryRaw<{ count: bigint }[]>`
+    SELECT xact_commit + xact_rollback AS count FROM pg_stat_database WHERE datname = ${name}`;
+  return Number(rows[0]?.count ?? 0);
+}
+
+async function prepareSessions(engine: BenchEngine, options: BenchOptions) {
+  const sessions = [];
+  for (let index = 0; index < options.sessions; index++) {
+    sessions.push(await createUserWithSession(engine.db, `U${index}`));
+  }
+  const watches = sessions.map(({ sessionId }) => watchSession(engine.db, sessionId));
+  // Every subscriber makes its first read and waits, like open browser tabs; and Postgres (which
+  // publishes a backend's transaction counts at most once a second) catches up with the setup.
+  await sleep(1_100);
+  return sessions.map((session, index) => ({ ...session, index, watch: watches[index]! }));
+}
+
+/** Starts every turn at once and waits for every turn.finished (or the timeout). */
+async function runSessions(
+  sessions: Awaited<ReturnType<typeof prepareSessions>>,
+  engine: BenchEngine,
+  timeoutMs: number,
+) {
+  const start = performance.now();
+  const runs = await Promise.all(
+    sessions.map(async ({ userId, sessionId, index, watch }): Promise<SessionRun> => {
+      const run: SessionRun = { index, sessionId, calledAt: performance.now(), watch, startError: null };
+      try {
+        await engine.manager.startTurn(userId, sessionId, sessionPrompt(index), {
+          provider: "anthropic",
+          model: "claude-sonnet-4-5",
+        });
+      } catch (error) {
+        run.startError = error instanceof Error ? error.message : String(error);
+        watch.stop();
+      }
+      return run;
+    }),
+  );
+  const finished = Promise.allSettled(sessions.map(({ watch }) => watch.finished)).then(() => true);
+  const isAllFinished = await withTimeout(finished, timeoutMs, false);
+  for (const { watch } of sessions) watch.stop();
+  return { runs, start, isAllFinished };
+}
+
+export async function runConcurrencyBench(options: BenchOptions): Promise<void> {
+  const fake = await startFake(options);
+  const probe = createProviderProbe();
+  const engine = await startBenchEngine({ fake, poolSize: options.poolSize, fetch: probe.fetch });
+  try {
+    const sessions = await prepareSessions(engine, options);
+    const transactionsBefore = await databaseTransactions(engine);
+    const stopMonitor = await startLoadMonitor(engine);
+    const { runs, start, isAllFinished } = await runSessions(sessions, engine, options.timeoutMs);
+    const load = await stopMonitor();
+    await sleep(1_500); // Postgres publishes a backend's transaction counts at most once a second
+    const transactions = (await databaseTransactions(engine)) - transactionsBefore;
+    await reportConcurrency(engine.db, options, {
+      runs,
+      start,
+      isAllFinished,
+      probe,
+      fakeWhere: fake.where,
+      load: { ...load, transactions },
+    });
+  } finally {
+    await engine.close();
+    await fake.close();
+  }
+}

@@ -1,0 +1,79 @@
+// Command-line options of `npm run bench` (pass them after `--`, e.g. `npm run bench -- --sessions 50
+// --only concurrency`). The defaults are the figures the issue asks for; lower them on a slow machine.
+import { parseArgs } from "node:util";
+
+export const SECTIONS = ["storage", "render", "ttft", "concurrency"] as const;
+export type Section = (typeof SECTIONS)[number];
+
+export type BenchOptions = {
+  sections: Section[];
+  /** TTFT: measured turns per path (direct and through Patchbay), after warm-up. */
+  ttftRuns: number;
+  /** Render: timed renders per provider, after warm-up. */
+  renderIterations: number;
+  /** Concurrency: sessions streaming at once, chunks per reply, pause between SSE events. */
+  sessions: number;
+  chunks: number;
+  chunkDelayMs: number;
+  /** Concurrency: the Prisma pg pool size (the app uses 10 against a real Postgres). */
+  poolSize: number;
+  /** Concurrency: how long to wait for every turn to finish before reporting what arrived. */
+  timeoutMs: number;
+  /** Concurrency: run the fake provider in this process instead of a child process. */
+  isProviderInProcess: boolean;
+};
+
+const HELP = `usage: npm run bench -- [options]
+  --only <list>            sections to run, comma-separated: ${SECTIONS.join(",")} (default: all)
+  --ttft-runs <n>          TTFT samples per path (default 50)
+  --render-iterations <n>  timed renders per provider (default 200)
+  --sessions <n>           concurrent streaming sessions (default 200)
+  --chunks <n>             text chunks per scripted reply (default 100)
+  --chunk-delay <ms>       fake provider pause between SSE events (default 20)
+  --pool <n>               Prisma pg pool size for the concurrency run (default 10, as in the app)
+  --timeout <s>            give up waiting for the concurrent turns after this long (default 120)
+  --provider-in-process    run the fake provider in the bench process (default: a child process)`;
+
+function positive(name: string, raw: string | undefined, fallback: number): number {
+  if (raw === undefined) return fallback;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value <= 0)
+    throw new Error(`--${name} must be a positive number (got ${raw})\n${HELP}`);
+  return value;
+}
+
+export function parseBenchOptions(argv: string[]): BenchOptions {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      only: { type: "string" },
+      "ttft-runs": { type: "string" },
+      "render-iterations": { type: "string" },
+      sessions: { type: "string" },
+      chunks: { type: "string" },
+      "chunk-delay": { type: "string" },
+      pool: { type: "string" },
+      timeout: { type: "string" },
+      "provider-in-process": { type: "boolean", default: false },
+      help: { type: "boolean", default: false },
+    },
+  });
+  if (values.help) {
+    console.log(HELP);
+    process.exit(0);
+  }
+  const sections = values.only ? values.only.split(",").map((name) => name.trim()) : [...SECTIONS];
+  const unknown = sections.filter((name) => !(SECTIONS as readonly string[]).includes(name));
+  if (unknown.length > 0) throw new Error(`unknown section(s) ${unknown.join(", ")}\n${HELP}`);
+  return {
+    sections: sections as Section[],
+    ttftRuns: Math.round(positive("ttft-runs", values["ttft-runs"], 50)),
+    renderIterations: Math.round(positive("render-iterations", values["render-iterations"], 200)),
+    sessions: Math.round(positive("sessions", values.sessions, 200)),
+    chunks: Math.round(positive("chunks", values.chunks, 100)),
+    chunkDelayMs: positive("chunk-delay", values["chunk-delay"], 20),
+    poolSize: Math.round(positive("pool", values.pool, 10)),
+    timeoutMs: positive("timeout", values.timeout, 120) * 1000,
+    isProviderInProcess: values["provider-in-process"],
+  };
+}

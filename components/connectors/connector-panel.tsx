@@ -1,0 +1,136 @@
+"use client";
+// The chat's live connector panel: connectors with on/off switches, per-tool switches, health, and
+// the registry revision. When a switch changes the tools while an answer is streaming, it says the
+// change applies on the next request and offers "Apply now" (restart the answer with the new tools).
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useEffect, useState } from "react";
+
+import { useTRPC } from "@/components/providers/trpc-provider.tsx";
+import { Button } from "@/components/ui/button.tsx";
+
+type Props = {
+  sessionId: string;
+  toolsRevision: number;
+  streaming: { turnId: string; revision: number | null } | null;
+};
+
+const healthLabels: Record<string, string> = {
+  ready: "connected",
+  connecting: "connecting…",
+  idle: "not connected yet",
+  unhealthy: "unavailable",
+  closed: "closed",
+};
+
+export function ConnectorPanel({ sessionId, toolsRevision, streaming }: Props) {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const state = useQuery(trpc.tools.state.queryOptions({ sessionId }));
+  const [error, setError] = useState<string | null>(null);
+  const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.tools.state.queryKey({ sessionId }) });
+  const options = {
+    onSuccess: () => (setError(null), refresh()),
+    onError: (e: { message: string }) => setError(e.message),
+  };
+  const setConnector = useMutation(trpc.tools.setConnector.mutationOptions(options));
+  const setTool = useMutation(trpc.tools.setTool.mutationOptions(options));
+  const applyNow = useMutation(trpc.chat.applyNow.mutationOptions({ onError: options.onError }));
+
+  useEffect(() => {
+    if (state.data && toolsRevision > state.data.revision) void refresh();
+  }, [toolsRevision]); // eslint-disable-line react-hooks/exhaustive-deps
+
+  const revision = Math.max(toolsRevision, state.data?.revision ?? 0);
+  const isPending = !!streaming && streaming.revision !== null && streaming.revision < revision;
+  const isBusy = setConnector.isPending || setTool.isPending;
+
+  return (
+    <aside
+      aria-label="Connectors"
+      className="flex flex-col gap-3 rounded-md border border-zinc-200 p-3 text-sm dark:border-zinc-800"
+    >
+      <div className="flex items-center justify-between">
+        <h2 className="font-semibold">Tools</h2>
+        <span className="text-xs text-zinc-500" data-testid="tools-revision">
+          revision {revision}
+        </span>
+      </div>
+      {isPending && (
+        <div
+          role="status"
+          className="flex flex-col gap-2 rounded-md bg-amber-50 p-2 text-amber-900 dark:bg-amber-950 dark:text-amber-100"
+        >
+          <p>Pending: applies on the next request of this answer.</p>
+          <Button
+            variant="secondary"
+            onClick={() => applyNow.mutate({ turnId: streaming.turnId })}
+            disabled={applyNow.isPending}
+          >
+            Apply now
+          </Button>
+        </div>
+      )}
+      {error && (
+        <p role="alert" className="text-red-700 dark:text-red-300">
+          {error}
+        </p>
+      )}
+      {state.data?.connectors.length === 0 && <p className="text-zinc-500">No connectors yet. Add one in settings.</p>}
+      <ul className="flex flex-col gap-3">
+        {state.data?.connectors.map((connector) => (
+          <li key={connector.id} className="flex flex-col gap-1">
+            <label className="flex items-center justify-between gap-2">
+              <span>
+                <span className="font-medium">{connector.name}</span>{" "}
+                <span className="text-xs text-zinc-500">
+                  {connector.enabled ? (healthLabels[connector.health] ?? connector.health) : "off"}
+                </span>
+              </span>
+              <input
+                type="checkbox"
+                role="switch"
+                aria-label={`Use ${connector.name} in this chat`}
+                checked={connector.enabled}
+                disabled={isBusy}
+                onChange={(event) =>
+                  setConnector.mutate({ sessionId, connectorId: connector.id, enabled: event.target.checked })
+                }
+              />
+            </label>
+            {connector.enabled && connector.lastError && connector.health === "unhealthy" && (
+              <p className="text-xs text-red-700 dark:text-red-300">{connector.lastError}</p>
+            )}
+            {connector.enabled && connector.tools.length > 0 && (
+              <ul className="ml-3 flex flex-col gap-1 border-l border-zinc-200 pl-3 dark:border-zinc-800">
+                {connector.tools.map((tool) => (
+                  <li key={tool.name}>
+                    <label className="flex items-center justify-between gap-2" title={tool.description}>
+                      <span className="truncate font-mono text-xs">{tool.name}</span>
+                      <input
+                        type="checkbox"
+                        aria-label={`Allow ${connector.name} ${tool.name}`}
+                        checked={tool.enabled}
+                        disabled={isBusy}
+                        onChange={(event) =>
+                          setTool.mutate({
+                            sessionId,
+                            connectorId: connector.id,
+                            toolName: tool.name,
+                            enabled: event.target.checked,
+                          })
+                        }
+                      />
+                    </label>
+                  </li>
+                ))}
+              </ul>
+            )}
+          </li>
+        ))}
+      </ul>
+      {state.data && state.data.builtinTools.length > 0 && (
+        <p className="text-xs text-zinc-500">Built in: {state.data.builtinTools.map((tool) => tool.name).join(", ")}</p>
+      )}
+    </aside>
+  );
+}

@@ -1,0 +1,331 @@
+// One live MCP connection (one connector key, one config): lazy connect, the cached tool list and its
+// debounced list_changed refresh, calls with cancellation / timeout / progress, and reconnection with
+// exponential backoff after a drop. The pool in connections.ts owns these; see its header for the
+// invariants callers rely on.
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { SseError } from "@modelcontextprotocol/sdk/client/sse.js";
+import { StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import {
+  CallToolResultSchema,
+  ErrorCode,
+  McpError,
+  ToolListChangedNotificationSchema,
+} from "@modelcontextprotocol/sdk/types.js";
+import { z } from "zod";
+
+import { type JsonValue, jsonValueSchema } from "../session/canonical.ts";
+import { ToolError } from "../session/tool-runner.ts";
+import {
+  type ConnectionHealth,
+  type ConnectionPoolOptions,
+  type McpCallOptions,
+  type McpCallResult,
+  type McpTool,
+} from "./connections.ts";
+import { type ConnectorConfig, createTransport, LineTail, STDERR_TAIL_LINES } from "./transports.ts";
+
+const CLIENT_INFO = { name: "patchbay", version: "0.1.0" };
+const BACKOFF_START_MS = 500;
+const BACKOFF_CAP_MS = 30_000;
+const STABLE_AFTER_MS = 10_000;
+const MAX_TOOL_PAGES = 100;
+
+export class McpConnection {
+  health: ConnectionHealth = "idle";
+  lastError: string | null = null;
+  /** One tail for the connection's whole life, so a crash's last words survive the restart. */
+  private readonly stderr = new LineTail(STDERR_TAIL_LINES);
+  private client: Client | null = null;
+  private connecting: Promise<Client> | null = null;
+  private tools: McpTool[] | null = null;
+  private knownTools: McpTool[] | null = null;
+  private toolsLoad: Promise<McpTool[]> | null = null;
+  private toolsGeneration = 0;
+  private failures = 0;
+  private readyAt = 0;
+  private dropReason: string | null = null;
+  private silent = false;
+  private retryTimer: NodeJS.Timeout | undefined;
+  private refreshTimer: NodeJS.Timeout | undefined;
+
+  constructor(
+    readonly key: string,
+    private readonly config: ConnectorConfig,
+    readonly configId: string,
+    private readonly options: ConnectionPoolOptions,
+  ) {}
+
+  private get connectTimeoutMs(): number {
+    return this.options.connectTimeoutMs ?? 10_000;
+  }
+
+  listTools(signal?: AbortSignal): Promise<McpTool[]> {
+    if (this.client && this.tools) return Promise.resolve(this.tools);
+    return untilAborted(this.toolsLoad ?? this.loadTools(), signal);
+  }
+
+  async callTool(name: string, args: Record<string, JsonValue>, options: McpCallOptions): Promise<McpCallResult> {
+    const { signal, timeoutMs, onProgress } = options;
+    const client = await untilAborted(this.connect(), signal);
+    // A per-call signal: the SDK never removes its abort listener, so a long-lived turn signal would
+    // collect one per call and, when aborted, send notifications/cancelled for long-finished requests.
+    const callSignal = new AbortController();
+    const forwardAbort = () => callSignal.abort(signal.reason);
+    signal.addEventListener("abort", forwardAbort, { once: true });
+    try {
+      const result = await client.request(
+        { method: "tools/call", params: { name, arguments: args } },
+        CallToolResultSchema,
+        {
+          signal: callSignal.signal,
+          timeout: timeoutMs,
+          onprogress: onProgress && (({ progress, total, message }) => onProgress({ progress, total, message })),
+        },
+      );
+      return {
+        // Parsed from JSON by the SDK, so it is JSON by construction.
+        content: result.content as JsonValue,
+        ...(result.structuredContent && { structuredContent: result.structuredContent as JsonValue }),
+        isError: result.isError === true,
+      };
+    } catch (error) {
+      throw this.callError(error, client, signal, timeoutMs);
+    } finally {
+      signal.removeEventListener("abort", forwardAbort);
+    }
+  }
+
+  async close({ silent = false } = {}): Promise<void> {
+    if (this.health === "closed") return;
+    this.silent = silent;
+    this.setHealth("closed");
+    clearTimeout(this.retryTimer);
+    clearTimeout(this.refreshTimer);
+    const client = this.client;
+    this.client = null;
+    this.tools = null;
+    await Promise.allSettled([client?.close(), this.connecting]);
+  }
+
+  private loadTools(): Promise<McpTool[]> {
+    const generation = ++this.toolsGeneration;
+    const load = (async () => {
+      const client = await this.connect();
+      const tools = await listAllTools(client, this.connectTimeoutMs).catch((error: unknown) => {
+        throw this.callError(error, client, undefined, this.connectTimeoutMs);
+      });
+      if (generation === this.toolsGeneration && client === this.client) this.storeTools(tools);
+      return tools;
+    })();
+    this.toolsLoad = load;
+    void load
+      .finally(() => {
+        if (this.toolsLoad === load) this.toolsLoad = null;
+      })
+      .catch(() => undefined);
+    return load;
+  }
+
+  private storeTools(tools: McpTool[]): void {
+    const changed = this.knownTools !== null && JSON.stringify(this.knownTools) !== JSON.stringify(tools);
+    this.tools = tools;
+    this.knownTools = tools;
+    if (changed) notify(() => this.options.onToolsChanged?.(this.key));
+  }
+
+  private scheduleRefresh(client: Client): void {
+    clearTimeout(this.refreshTimer);
+    this.refreshTimer = setTimeout(() => {
+      if (client !== this.client) return;
+      this.loadTools().catch((error: unknown) => (this.lastError = describe(error)));
+    }, this.options.listChangedDebounceMs ?? 100);
+    this.refreshTimer.unref();
+  }
+
+  private connect(): Promise<Client> {
+    if (this.client) return Promise.resolve(this.client);
+    if (this.health === "closed") return Promise.reject(this.closedError());
+    this.connecting ??= this.open().finally(() => (this.connecting = null));
+    return this.connecting;
+  }
+
+  private async open(): Promise<Client> {
+    clearTimeout(this.retryTimer);
+    this.retryTimer = undefined;
+    this.setHealth("connecting");
+    const client = new Client(CLIENT_INFO, { capabilities: {} });
+    client.setNotificationHandler(ToolListChangedNotificationSchema, () => this.scheduleRefresh(client));
+    client.onclose = () => this.dropped(client);
+    client.onerror = (error) => {
+      // Not problems: late answers to cancelled requests, and progress that lost the SDK's race
+      // against its own result (notifications are dispatched a microtask after responses).
+      if (!/^Received a (response|progress notification) for an unknown/.test(error.message)) {
+        this.lastError = describe(error);
+      }
+    };
+    try {
+      if (this.config.kind !== "stdio") await this.options.checkUrl?.(this.config.url);
+      const { transport } = createTransport(this.config, this.stderr);
+      // No signal for the SDK here: it would keep its listener and "cancel" initialize after success.
+      const timeout = AbortSignal.timeout(this.connectTimeoutMs);
+      await untilAborted(client.connect(transport, { timeout: this.connectTimeoutMs }), timeout);
+    } catch (error) {
+      void client.close().catch(() => undefined);
+      if (this.health === "closed") throw this.closedError();
+      const reason = error instanceof ToolError ? `no answer within ${this.connectTimeoutMs} ms` : describe(error);
+      this.failed(`Could not connect: ${reason}${this.stderrHint()}`);
+      throw new ToolError("failed", `The ${this.key} connector is unavailable: ${reason}`);
+    }
+    if (this.health === "closed") {
+      await client.close();
+      throw this.closedError();
+    }
+    this.client = client;
+    this.readyAt = Date.now();
+    this.setHealth("ready");
+    return client;
+  }
+
+  private dropped(client: Client): void {
+    if (client !== this.client) return;
+    this.client = null;
+    this.tools = null;
+    clearTimeout(this.refreshTimer);
+    if (this.health === "closed") return;
+    if (Date.now() - this.readyAt >= STABLE_AFTER_MS) this.failures = 0;
+    this.failed(`${this.dropReason ?? "The server closed the connection."}${this.stderrHint()}`);
+    this.dropReason = null;
+  }
+
+  private failed(message: string): void {
+    this.lastError = message;
+    this.failures += 1;
+    this.setHealth("unhealthy");
+    if (this.retryTimer) return;
+    const delay = Math.min(BACKOFF_START_MS * 2 ** (this.failures - 1), BACKOFF_CAP_MS);
+    this.retryTimer = setTimeout(() => {
+      this.retryTimer = undefined;
+      // A failed attempt records its error and schedules the next one itself.
+      this.loadTools().catch(() => undefined);
+    }, delay);
+    this.retryTimer.unref();
+  }
+
+  private callError(error: unknown, client: Client, signal: AbortSignal | undefined, timeoutMs: number): ToolError {
+    if (error instanceof ToolError) return error;
+    if (signal?.aborted) return abortError(signal);
+    if (error instanceof McpError && error.code === Number(ErrorCode.RequestTimeout)) {
+      return new ToolError("timeout", `The ${this.key} connector did not answer within ${formatSeconds(timeoutMs)}.`);
+    }
+    if (error instanceof McpError && error.code === Number(ErrorCode.ConnectionClosed)) {
+      return new ToolError("failed", `The ${this.key} connector disconnected during the call.`);
+    }
+    if (error instanceof McpError) {
+      return new ToolError("failed", `The ${this.key} connector reported an error: ${describe(error)}`);
+    }
+    if (isTransportFailure(error)) {
+      if (client === this.client) {
+        this.dropReason = `The server became unreachable: ${describe(error)}`;
+        void client.close().catch(() => undefined);
+      }
+      return new ToolError("failed", `The ${this.key} connector disconnected during the call.`);
+    }
+    return new ToolError(
+      "failed",
+      `The ${this.key} connector sent an answer Patchbay could not read: ${describe(error)}`,
+    );
+  }
+
+  private setHealth(health: ConnectionHealth): void {
+    if (this.health === health) return;
+    this.health = health;
+    if (!this.silent) notify(() => this.options.onHealthChanged?.(this.key, health));
+  }
+
+  stderrTail(): string[] {
+    return this.stderr.lines();
+  }
+
+  private stderrHint(): string {
+    const last = this.stderr.lines().findLast((line) => line.trim() !== "");
+    return last ? ` Last stderr line: ${last}` : "";
+  }
+
+  private closedError(): ToolError {
+    return new ToolError("failed", `The ${this.key} connector was closed.`);
+  }
+}
+
+const toolListPageSchema = z.object({ tools: z.array(z.unknown()), nextCursor: z.string().optional() });
+const toolEntrySchema = z.object({
+  name: z.string().min(1),
+  description: z.string().optional(),
+  inputSchema: z.record(z.string(), jsonValueSchema).optional(),
+});
+
+/**
+ * All pages of tools/list. Lenient on purpose: the SDK's own listTools rejects the whole list when
+ * one tool is malformed; here a malformed or duplicate tool is skipped and the rest stay usable.
+ */
+async function listAllTools(client: Client, timeoutMs: number): Promise<McpTool[]> {
+  const tools = new Map<string, McpTool>();
+  let cursor: string | undefined;
+  for (let page = 0; page < MAX_TOOL_PAGES; page++) {
+    const params = cursor === undefined ? {} : { cursor };
+    const result = await client.request({ method: "tools/list", params }, toolListPageSchema, { timeout: timeoutMs });
+    for (const raw of result.tools) {
+      const parsed = toolEntrySchema.safeParse(raw);
+      const schema = parsed.data?.inputSchema ?? { type: "object" };
+      if (!parsed.success || (schema.type ?? "object") !== "object" || tools.has(parsed.data.name)) continue;
+      const { name, description = "" } = parsed.data;
+      tools.set(name, { name, description, inputSchema: { ...schema, type: "object" } });
+    }
+    cursor = result.nextCursor;
+    if (cursor === undefined) return [...tools.values()];
+  }
+  throw new Error(`The server returned more than ${MAX_TOOL_PAGES} pages of tools.`);
+}
+
+/** `work`, unless `signal` aborts first (then a ToolError cancelled / timeout). */
+function untilAborted<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return work;
+  if (signal.aborted) return Promise.reject(abortError(signal));
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(abortError(signal));
+    signal.addEventListener("abort", onAbort, { once: true });
+    void work.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
+  });
+}
+
+function abortError(signal: AbortSignal): ToolError {
+  const reason: unknown = signal.reason;
+  return reason instanceof DOMException && reason.name === "TimeoutError"
+    ? new ToolError("timeout", "The tool call timed out.")
+    : new ToolError("cancelled", "The tool call was cancelled.");
+}
+
+function isTransportFailure(error: unknown): boolean {
+  return (
+    error instanceof StreamableHTTPError ||
+    error instanceof SseError ||
+    (error instanceof TypeError && error.message === "fetch failed")
+  );
+}
+
+function describe(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  return message.replace(/^MCP error -?\d+: /, "");
+}
+
+function formatSeconds(ms: number): string {
+  return ms < 1000 ? `${ms} ms` : `${Math.round(ms / 100) / 10} s`;
+}
+
+/** Listener errors must not break the pool. */
+function notify(callback: () => void): void {
+  try {
+    callback();
+  } catch {
+    // The listener's own problem; the pool's state is already consistent.
+  }
+}

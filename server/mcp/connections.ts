@@ -1,0 +1,89 @@
+// The lazy pool of live MCP connections, one per connector key. Invariants:
+// - A key has at most one connection; it is opened on first use, and a different config for the same
+//   key closes the old connection (and kills its stdio child) and opens a new one.
+// - The tool list is cached per connection, fetched across all pages, and re-fetched (debounced) when
+//   the server sends notifications/tools/list_changed; `onToolsChanged` fires when the list differs.
+// - A dropped connection turns `unhealthy` and is re-opened in the background with exponential backoff
+//   (0.5 s doubling to 30 s; the ladder resets once a connection stayed up for 10 s). A caller that
+//   needs the connection meanwhile does not wait for the backoff: it tries to connect at once.
+// - Every failure a caller sees is a ToolError (cancelled, timeout, failed) written for the model;
+//   the details (stderr, transport errors) go to `lastError` / `recentStderr` for the operator.
+import { type JsonValue } from "../session/canonical.ts";
+import { McpConnection } from "./connection.ts";
+import { type ConnectorConfig } from "./transports.ts";
+
+export type McpTool = { name: string; description: string; inputSchema: Record<string, JsonValue> };
+export type ConnectionHealth = "idle" | "connecting" | "ready" | "unhealthy" | "closed";
+export type ToolProgress = { progress: number; total?: number; message?: string };
+export type McpCallOptions = { signal: AbortSignal; timeoutMs: number; onProgress?: (progress: ToolProgress) => void };
+/** A tools/call result: `content` is the MCP content block array, as the server sent it. */
+export type McpCallResult = { content: JsonValue; structuredContent?: JsonValue; isError: boolean };
+export type ConnectionPoolOptions = {
+  onToolsChanged?: (key: string) => void;
+  onHealthChanged?: (key: string, health: ConnectionHealth) => void;
+  /** Bound on spawning + initialize, and on each tools/list page. Default 10 s. */
+  connectTimeoutMs?: number;
+  listChangedDebounceMs?: number;
+  /** Runs before every HTTP/SSE connect (e.g. the SSRF guard, since DNS answers change); throw to refuse. */
+  checkUrl?: (url: string) => Promise<void>;
+};
+
+export class ConnectionPool {
+  private readonly connections = new Map<string, McpConnection>();
+
+  constructor(private readonly options: ConnectionPoolOptions = {}) {}
+
+  listTools(key: string, config: ConnectorConfig, signal?: AbortSignal): Promise<McpTool[]> {
+    return this.connection(key, config).listTools(signal);
+  }
+
+  callTool(
+    key: string,
+    config: ConnectorConfig,
+    name: string,
+    args: Record<string, JsonValue>,
+    options: McpCallOptions,
+  ): Promise<McpCallResult> {
+    return this.connection(key, config).callTool(name, args, options);
+  }
+
+  health(key: string): ConnectionHealth {
+    return this.connections.get(key)?.health ?? "idle";
+  }
+
+  /** The last connection problem for this key (operator-facing; may quote the server's stderr). */
+  lastError(key: string): string | null {
+    return this.connections.get(key)?.lastError ?? null;
+  }
+
+  recentStderr(key: string): string[] {
+    return this.connections.get(key)?.stderrTail() ?? [];
+  }
+
+  async close(key: string): Promise<void> {
+    await this.connections.get(key)?.close();
+  }
+
+  async closeAll(): Promise<void> {
+    await Promise.all([...this.connections.values()].map((connection) => connection.close()));
+  }
+
+  private connection(key: string, config: ConnectorConfig): McpConnection {
+    const configId = stableJson(config);
+    const existing = this.connections.get(key);
+    if (existing && existing.configId === configId && existing.health !== "closed") return existing;
+    if (existing) void existing.close({ silent: true });
+    const created = new McpConnection(key, config, configId, this.options);
+    this.connections.set(key, created);
+    return created;
+  }
+}
+
+/** JSON with sorted object keys, so equal values compare equal whatever their key order. */
+export function stableJson(value: unknown): string {
+  return JSON.stringify(value, (_key, inner: unknown) =>
+    inner && typeof inner === "object" && !Array.isArray(inner)
+      ? Object.fromEntries(Object.entries(inner).sort(([a], [b]) => a.localeCompare(b)))
+      : inner,
+  );
+}
