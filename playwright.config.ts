@@ -2,7 +2,7 @@
 // Three servers are started: the harness OIDC issuer, Patchbay configured with it and a fresh real
 // Postgres database ("external"), and Patchbay exactly as `npm start` runs on a fresh clone
 // ("embedded": no DATABASE_URL, no providers, a new data folder).
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 
@@ -25,6 +25,14 @@ const adminUrl = process.env.TEST_DATABASE_ADMIN_URL ?? "postgresql://postgres@1
 const databaseUrl = Object.assign(new URL(adminUrl), { pathname: `/${E2E_DATABASE}` }).toString();
 const embeddedDataDir = process.env.PATCHBAY_E2E_EMBEDDED_DIR ?? mkdtempSync(path.join(tmpdir(), "patchbay-e2e-"));
 process.env.PATCHBAY_E2E_EMBEDDED_DIR = embeddedDataDir; // workers re-read this config: keep one folder
+
+/** The admin's MCP servers file for the external app: server-everything over stdio. */
+const mcpServersFile = path.join(embeddedDataDir, "mcp-servers.json");
+const everythingMain = path.resolve("node_modules/@modelcontextprotocol/server-everything/dist/index.js");
+writeFileSync(
+  mcpServersFile,
+  JSON.stringify({ mcpServers: { everything: { command: process.execPath, args: [everythingMain, "stdio"] } } }),
+);
 
 const noModelProviders = {
   ANTHROPIC_API_KEY: "",
@@ -105,6 +113,7 @@ export default defineConfig({
       env: {
         ...noProviders,
         ...fakeModelProviders,
+        MCP_SERVERS_FILE: mcpServersFile,
         DATABASE_URL: databaseUrl,
         PORT: String(EXTERNAL_APP_PORT),
         PATCHBAY_DATA_DIR: path.join(embeddedDataDir, "external"),
@@ -123,6 +132,7 @@ export default defineConfig({
       env: {
         ...noProviders,
         ...noModelProviders,
+        MCP_SERVERS_FILE: "",
         DATABASE_URL: "",
         AUTH_SECRET: "",
         PORT: String(EMBEDDED_APP_PORT),

@@ -1,3 +1,4 @@
+import Link from "next/link";
 import type { ReactNode } from "react";
 
 import { Button } from "@/components/ui/button.tsx";
@@ -10,7 +11,14 @@ export default async function ChatLayout({ children }: { children: ReactNode }) 
   return (
     <div className="flex min-h-dvh flex-col">
       <header className="flex items-center justify-between gap-4 border-b border-zinc-200 px-4 py-3 dark:border-zinc-800">
-        <span className="text-lg font-semibold">Patchbay</span>
+        <nav className="flex items-center gap-4">
+          <Link href="/" className="text-lg font-semibold">
+            Patchbay
+          </Link>
+          <Link href="/settings/connectors" className="text-sm text-zinc-600 hover:underline dark:text-zinc-400">
+            Connectors
+          </Link>
+        </nav>
         <div className="flex items-center gap-3 text-sm">
           <span className="truncate text-zinc-600 dark:text-zinc-400" data-testid="signed-in-as">
             {user.name ?? user.email}

@@ -21,6 +21,22 @@ export class ChatPage {
     await expect(this.composer).toBeVisible();
   }
 
+  /** The Tools panel's switch for a connector. */
+  connectorSwitch(name: string): Locator {
+    return this.page.getByRole("switch", { name: `Use ${name} in this chat` });
+  }
+
+  toolsRevision(): Locator {
+    return this.page.getByTestId("tools-revision");
+  }
+
+  async switchConnector(name: string, on: boolean): Promise<void> {
+    const toggle = this.connectorSwitch(name);
+    await expect(toggle).toBeEnabled();
+    if ((await toggle.isChecked()) !== on) await toggle.click(); // controlled: flips once the server saved it
+    await expect(toggle).toBeChecked({ checked: on });
+  }
+
   async chooseModel(value: string): Promise<void> {
     await this.page.getByLabel("Model").selectOption(value);
   }

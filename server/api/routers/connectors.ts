@@ -12,6 +12,8 @@ import {
   updateConnectorInputSchema,
   updateUserConnector,
 } from "../../mcp/connectors.ts";
+import { checkConnector } from "../../mcp/connector-check.ts";
+import { getMcpRuntime } from "../../mcp/instance.ts";
 import { createTRPCRouter, protectedProcedure } from "../trpc.ts";
 
 const connectorId = z.string().min(1).max(64);
@@ -26,6 +28,11 @@ export const connectorsRouter = createTRPCRouter({
   update: protectedProcedure
     .input(updateConnectorInputSchema.extend({ id: connectorId }))
     .mutation(({ ctx, input: { id, ...patch } }) => updateUserConnector(ctx.db, ctx.user.id, id, patch)),
+
+  /** Connects and lists the connector's tools ("Test connection"). */
+  check: protectedProcedure
+    .input(z.object({ id: connectorId }))
+    .mutation(async ({ ctx, input }) => checkConnector(await getMcpRuntime(), ctx.user.id, input.id)),
 
   delete: protectedProcedure.input(z.object({ id: connectorId })).mutation(async ({ ctx, input }) => {
     await deleteUserConnector(ctx.db, ctx.user.id, input.id);

@@ -1,0 +1,28 @@
+// "Test connection" for the settings page: connects to a connector the user may use and lists its
+// tools, or reports why it could not (the pool's own user-facing message, never a raw stack).
+import type { Db } from "../db.ts";
+import { AppError } from "../errors.ts";
+import type { ConnectionPool } from "./connections.ts";
+import { listConnectors } from "./connectors.ts";
+import type { ResolvedConnector } from "./registry.ts";
+
+export type ConnectorCheck =
+  { ok: true; tools: { name: string; description: string }[] } | { ok: false; error: string };
+
+type Deps = { db: Db; pool: ConnectionPool; resolveConnector: (id: string) => Promise<ResolvedConnector | null> };
+
+const CHECK_TIMEOUT_MS = 15_000;
+
+export async function checkConnector(deps: Deps, userId: string, connectorId: string): Promise<ConnectorCheck> {
+  const visible = await listConnectors(deps.db, userId);
+  if (!visible.some((connector) => connector.id === connectorId)) throw new AppError("not_found:connector");
+  const connector = await deps.resolveConnector(connectorId).catch(() => null);
+  if (!connector) return { ok: false, error: "This connector's configuration is no longer available." };
+  try {
+    const tools = await deps.pool.listTools(connector.id, connector.config, AbortSignal.timeout(CHECK_TIMEOUT_MS));
+    return { ok: true, tools: tools.map(({ name, description }) => ({ name, description })) };
+  } catch (error) {
+    const message = error instanceof AppError ? error.message : deps.pool.lastError(connector.id);
+    return { ok: false, error: message ?? "The connector could not be reached." };
+  }
+}
