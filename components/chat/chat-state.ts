@@ -3,7 +3,13 @@
 // replays from the last seen id can never duplicate text, and a gap can never be skipped silently.
 import type { MessageDto, PartDto, SessionHistoryDto, TurnDto } from "@/server/session/history.ts";
 
-export type ChatEvent = { id: string; turnId: string | null; type: string; data: Record<string, unknown> };
+export type ChatEvent = {
+  id: string;
+  turnId: string | null;
+  type: string;
+  data: Record<string, unknown>;
+  createdAt?: Date;
+};
 
 export type ToolResultView = { output: unknown; isError: boolean; durationMs?: number };
 
@@ -138,7 +144,7 @@ function applyData(state: ChatState, event: ChatEvent): ChatState {
         ...turn,
         status: String(data.status),
         error: (data.error as TurnDto["error"]) ?? null,
-        endedAt: new Date(),
+        endedAt: event.createdAt ?? turn.endedAt,
       }));
     default:
       return state;
@@ -158,7 +164,7 @@ function applyTurnStarted(state: ChatState, event: ChatEvent): ChatState {
     error: null,
     inputTokens: null,
     outputTokens: null,
-    startedAt: new Date(),
+    startedAt: event.createdAt ?? new Date(0),
     endedAt: null,
     requests: [],
   };
