@@ -7,6 +7,7 @@ import { ChatPage } from "../pages/chat-page.ts";
 import { SignInPage } from "../pages/sign-in-page.ts";
 import { BOB, E2E_PROVIDER_NAME } from "../support/config.ts";
 import { scriptFakeReply } from "../support/fake-provider-control.ts";
+import { saveScreenshot } from "../support/screenshots.ts";
 
 test.beforeEach(async ({ page }) => {
   await page.goto("/");
@@ -28,6 +29,7 @@ test("a tool of a real MCP server runs from the chat once its connector is on", 
   await card.locator("summary").click();
   await expect(card.getByTestId("tool-result")).toContainText("5");
   await chat.expectLastAnswerDone();
+  await saveScreenshot(page, "chat-with-mcp-tool");
 });
 
 test("switching a connector while an answer streams offers Apply now, which restarts the answer", async ({
@@ -52,6 +54,7 @@ test("switching a connector while an answer streams offers Apply now, which rest
   await expect(page.getByTestId("superseded-turn")).toContainText("Restarted");
   await expect(chat.lastAnswer()).toContainText("Restarted with everything.");
   await chat.expectLastAnswerDone();
+  await saveScreenshot(page, "apply-now");
 });
 
 test("settings list the admin connector read-only, test it, and refuse private URLs", async ({ page }) => {
@@ -61,6 +64,7 @@ test("settings list the admin connector read-only, test it, and refuse private U
   await expect(everything.getByRole("button", { name: "Edit" })).toHaveCount(0);
   await everything.getByRole("button", { name: "Test connection" }).click();
   await expect(everything.getByTestId("connector-check")).toContainText("get-sum");
+  await saveScreenshot(page, "settings-connectors");
 
   await page.getByRole("button", { name: "Add connector" }).click();
   await page.getByLabel("Name").fill("sneaky");
