@@ -19,7 +19,8 @@ test("a tool of a real MCP server runs from the chat once its connector is on", 
   await chat.openNewChat();
   await expect(chat.toolsRevision()).toHaveText("revision 1");
   await chat.switchConnector("everything", true);
-  await expect(chat.toolsRevision()).toHaveText("revision 2");
+  // At least one new revision; server-everything may add more (it announces list_changed on start).
+  await expect(chat.toolsRevision()).not.toHaveText("revision 1");
   await expect(page.getByRole("checkbox", { name: "Allow everything get-sum" })).toBeChecked();
 
   await chat.send('use tool everything_get-sum {"a":2,"b":3}');
