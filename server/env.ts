@@ -73,6 +73,8 @@ const schema = z
     OPENAI_COMPATIBLE_MODELS: modelList(""),
     OPENAI_COMPATIBLE_NATIVE_TOOLS: booleanFlag(true),
     TURN_MAX_STEPS: z.coerce.number({ error: "must be a number" }).int().min(1).max(100).default(8),
+    TOOL_CALLS_PER_RESPONSE: z.coerce.number({ error: "must be a number" }).int().min(1).max(100).default(8),
+    TOOL_CALLS_PER_MINUTE: z.coerce.number({ error: "must be a number" }).int().min(1).max(10_000).default(30),
     TOOL_TIMEOUT_MS: z.coerce.number({ error: "must be a number" }).int().min(100).max(3_600_000).default(30_000),
     MCP_SERVERS_FILE: optionalString,
     MCP_ALLOW_PRIVATE_URLS: booleanFlag(false),

@@ -16,7 +16,18 @@ export const errorTypes = {
 } as const;
 
 export type ErrorType = keyof typeof errorTypes;
-export type Surface = "auth" | "session" | "turn" | "provider" | "tools" | "connector" | "database" | "config" | "api";
+export type Surface =
+  | "auth"
+  | "session"
+  | "turn"
+  | "provider"
+  | "tools"
+  | "connector"
+  | "persona"
+  | "approval"
+  | "database"
+  | "config"
+  | "api";
 export type ErrorCode = `${ErrorType}:${Surface}`;
 
 const defaultMessages: Partial<Record<ErrorCode, string>> & Record<ErrorType, string> = {
@@ -32,6 +43,8 @@ const defaultMessages: Partial<Record<ErrorCode, string>> & Record<ErrorType, st
   "unauthorized:auth": "You need to sign in first.",
   "not_found:turn": "That turn does not exist or is not yours.",
   "not_found:connector": "That connector does not exist or is not available to you.",
+  "not_found:persona": "That persona does not exist or is not yours.",
+  "not_found:approval": "That tool approval does not exist or is not yours.",
   "conflict:turn": "An answer is still being written in this chat. Stop it or wait for it to finish.",
 };
 

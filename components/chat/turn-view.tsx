@@ -3,7 +3,9 @@
 import type { MessageDto, TurnDto } from "@/server/session/history.ts";
 
 import type { ToolResultView } from "./chat-state.ts";
+import { Markdown } from "./markdown.tsx";
 import { ToolCallCard } from "./tool-call-card.tsx";
+import { TurnDetails } from "./turn-details.tsx";
 
 type Props = { turn: TurnDto; messages: MessageDto[]; toolResults: Record<string, ToolResultView> };
 
@@ -27,12 +29,7 @@ function Parts({
     .flatMap((message) =>
       message.parts.map((part, index) => {
         const key = `${message.id}-${index}`;
-        if (part.type === "text")
-          return (
-            <p key={key} className="whitespace-pre-wrap leading-relaxed">
-              {part.text}
-            </p>
-          );
+        if (part.type === "text") return <Markdown key={key} text={part.text} />;
         if (part.type === "reasoning")
           return (
             <details key={key} className="text-sm text-zinc-600 dark:text-zinc-400">
@@ -89,9 +86,7 @@ export function TurnView({ turn, messages, toolResults }: Props) {
       {turn.status === "completed" && turn.error && (
         <p className="text-sm text-amber-700 dark:text-amber-300">{turn.error.message}</p>
       )}
-      <p className="text-xs text-zinc-500">
-        {turn.provider} · {turn.model}
-      </p>
+      <TurnDetails turn={turn} />
     </article>
   );
 }

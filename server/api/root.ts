@@ -1,6 +1,7 @@
 // The app's tRPC router: one sub-router per resource. Add a router in ./routers and mount it here.
 import { chatRouter } from "./routers/chat.ts";
 import { connectorsRouter } from "./routers/connectors.ts";
+import { policyRouter } from "./routers/policy.ts";
 import { sessionRouter } from "./routers/session.ts";
 import { toolsRouter } from "./routers/tools.ts";
 import { createCallerFactory, createTRPCRouter } from "./trpc.ts";
@@ -10,6 +11,7 @@ export const appRouter = createTRPCRouter({
   chat: chatRouter,
   tools: toolsRouter,
   connectors: connectorsRouter,
+  policy: policyRouter,
 });
 
 export type AppRouter = typeof appRouter;

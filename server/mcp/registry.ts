@@ -3,9 +3,12 @@
 // `toolsRevision` atomically in Postgres and stores the immutable snapshot of that revision: the
 // tools with the name each provider is shown and the reverse map back to connector + tool. Turns read
 // the latest snapshot right before every model request, so a change applies from the next request.
+// Tool policy is applied here too: `deny` tools and tools outside the chat persona's allowlist are
+// not in the snapshot at all, and every tool that is carries its policy (`allow` or `ask`).
 // As a ToolSource it also runs calls, resolving them through the snapshot to exactly one tool.
 import type { Db } from "../db.ts";
 import { AppError } from "../errors.ts";
+import { effectivePolicy, isAllowedByPersona, type ExposedPolicy, type ToolPolicy } from "../policy/rules.ts";
 import { exposeToolNames, ToolNameCollisionError } from "../providers/tool-names.ts";
 import { builtinTools, type BuiltinTool } from "../session/builtin-tools.ts";
 import type { JsonValue, ToolSpec } from "../session/canonical.ts";
@@ -17,8 +20,8 @@ import type { ConnectorConfig } from "./transports.ts";
 
 export const BUILTIN_CONNECTOR = "builtin";
 
-/** A tool of a snapshot: what the model sees plus where it lives. */
-export type RegistryTool = ToolSpec & { connectorId: string; toolName: string };
+/** A tool of a snapshot: what the model sees, where it lives, and whether its calls need approval. */
+export type RegistryTool = ToolSpec & { connectorId: string; toolName: string; policy: ExposedPolicy };
 /** Structurally a ToolSnapshot, with where each tool lives. */
 export type RegistrySnapshot = { revision: number; tools: RegistryTool[] };
 
@@ -34,7 +37,14 @@ export type RegistryOptions = {
   listTimeoutMs?: number;
 };
 
-type Binding = { connectorId: string; enabled: boolean; disabledTools: string[] };
+type Binding = {
+  connectorId: string;
+  enabled: boolean;
+  disabledTools: string[];
+  policy: ToolPolicy;
+  toolPolicies: unknown;
+};
+type ToolEntry = Omit<RegistryTool, "exposedName" | "policy"> & { policy: ToolPolicy };
 
 export class McpRegistry implements ToolSource {
   private readonly builtins: readonly BuiltinTool[];
@@ -92,6 +102,11 @@ export class McpRegistry implements ToolSource {
     await Promise.all(bindings.map((binding) => this.rebuild(binding.sessionId, reason).catch(() => undefined)));
   }
 
+  /** Rebuilds several sessions (e.g. every chat using a persona whose allowlist changed). */
+  async rebuildSessions(sessionIds: string[], reason: string): Promise<void> {
+    await Promise.all(sessionIds.map((sessionId) => this.rebuild(sessionId, reason).catch(() => undefined)));
+  }
+
   private async callBuiltin(tool: RegistryTool, args: Record<string, JsonValue>, signal: AbortSignal) {
     const builtin = this.builtins.find((candidate) => candidate.canonicalName === tool.canonicalName);
     if (!builtin) throw new ToolError("unknown_tool", `There is no tool named ${tool.canonicalName}.`);
@@ -117,27 +132,37 @@ export class McpRegistry implements ToolSource {
     return lists;
   }
 
-  private composeTools(bindings: Binding[], lists: Map<string, { name: string; tools: McpTool[] }>): RegistryTool[] {
-    const entries: Omit<RegistryTool, "exposedName">[] = this.builtins.map((tool) => ({
+  /** The snapshot's tools: built-ins and switched-on tools, minus denied ones and those the persona leaves out. */
+  private composeTools(
+    bindings: Binding[],
+    lists: Map<string, { name: string; tools: McpTool[] }>,
+    allowlist: string[] | null,
+  ): RegistryTool[] {
+    const candidates: ToolEntry[] = this.builtins.map((tool) => ({
       canonicalName: tool.canonicalName,
       description: tool.description,
       inputSchema: tool.inputSchema,
       connectorId: BUILTIN_CONNECTOR,
       toolName: tool.canonicalName.slice(BUILTIN_CONNECTOR.length + 1),
+      policy: "allow",
     }));
     for (const binding of bindings) {
       const list = binding.enabled ? lists.get(binding.connectorId) : undefined;
       for (const tool of list?.tools ?? []) {
         if (binding.disabledTools.includes(tool.name)) continue;
-        entries.push({
+        candidates.push({
           canonicalName: `${list!.name}.${tool.name}`,
           description: tool.description,
           inputSchema: tool.inputSchema,
           connectorId: binding.connectorId,
           toolName: tool.name,
+          policy: effectivePolicy(binding, tool.name),
         });
       }
     }
+    const entries = candidates.flatMap(({ policy, ...entry }) =>
+      policy !== "deny" && isAllowedByPersona(allowlist, entry.canonicalName) ? [{ ...entry, policy }] : [],
+    );
     let names: Map<string, string>;
     try {
       names = exposeToolNames(entries.map((entry) => entry.canonicalName));
@@ -156,7 +181,11 @@ export class McpRegistry implements ToolSource {
     const revision = await db.$transaction(async (tx) => {
       await tx.$queryRaw`SELECT id FROM "ChatSession" WHERE id = ${sessionId} FOR UPDATE`;
       const bindings = await tx.sessionConnector.findMany({ where: { sessionId } });
-      const tools = this.composeTools(bindings, lists);
+      const chat = await tx.chatSession.findUnique({
+        where: { id: sessionId },
+        select: { persona: { select: { toolAllowlist: true } } },
+      });
+      const tools = this.composeTools(bindings, lists, chat?.persona?.toolAllowlist ?? null);
       const session = await tx.chatSession.update({
         where: { id: sessionId },
         data: { toolsRevision: { increment: 1 } },

@@ -1,20 +1,35 @@
 // A session's connector panel: which connectors the user may switch on in this chat (the admin's
 // and their own), which are on, each connector's health and tools with their per-tool switches,
-// and the current registry revision. Every switch goes through the registry, which bumps the
-// revision; the running turn picks it up on its next model request.
+// each connector's tool policy (allow / ask / deny) and per-tool overrides, and the current registry
+// revision. Every switch goes through the registry, which bumps the revision; the running turn picks
+// it up on its next model request. Policies are set in server/policy/connector-policy.ts.
 import type { Db } from "../db.ts";
 import { AppError } from "../errors.ts";
+import { DEFAULT_POLICY, parseToolPolicies, type ToolPolicy } from "../policy/rules.ts";
 import { getChatSession } from "../session/chat-sessions.ts";
 import type { ConnectionHealth, ConnectionPool } from "./connections.ts";
 import { listConnectors } from "./connectors.ts";
 import type { McpRegistry, ResolvedConnector } from "./registry.ts";
 
-export type SessionToolDto = { name: string; exposedName: string | null; description: string; enabled: boolean };
+/**
+ * `exposedName` is null when the model does not see the tool (switched off, denied, or outside the
+ * persona's allowlist). `policy` is the tool's effective policy; `policyOverride` its own, if any.
+ */
+export type SessionToolDto = {
+  name: string;
+  exposedName: string | null;
+  description: string;
+  enabled: boolean;
+  policy: ToolPolicy;
+  policyOverride: ToolPolicy | null;
+};
 export type SessionConnectorDto = {
   id: string;
   name: string;
   source: "admin" | "user";
   enabled: boolean;
+  /** The connector's policy in this chat, for tools without an override. */
+  policy: ToolPolicy;
   health: ConnectionHealth;
   lastError: string | null;
   tools: SessionToolDto[];
@@ -28,7 +43,7 @@ type Deps = {
   resolveConnector: (id: string) => Promise<ResolvedConnector | null>;
 };
 
-async function assertVisibleConnector(db: Db, ownerId: string, connectorId: string): Promise<void> {
+export async function assertVisibleConnector(db: Db, ownerId: string, connectorId: string): Promise<void> {
   const visible = await listConnectors(db, ownerId);
   if (!visible.some((connector) => connector.id === connectorId)) throw new AppError("not_found:connector");
 }
@@ -49,11 +64,14 @@ export async function getSessionTools(deps: Deps, ownerId: string, sessionId: st
       const listed = resolved
         ? await pool.listTools(connector.id, resolved.config, AbortSignal.timeout(5_000)).catch(() => [])
         : [];
+      const policy = binding?.policy ?? DEFAULT_POLICY;
+      const overrides = parseToolPolicies(binding?.toolPolicies);
       return {
         id: connector.id,
         name: connector.name,
         source: connector.source,
         enabled: binding?.enabled ?? false,
+        policy,
         health: pool.health(connector.id),
         lastError: pool.lastError(connector.id) ?? null,
         tools: listed.map((tool) => ({
@@ -61,6 +79,8 @@ export async function getSessionTools(deps: Deps, ownerId: string, sessionId: st
           exposedName: exposed.get(`${connector.id}/${tool.name}`) ?? null,
           description: tool.description,
           enabled: !binding?.disabledTools.includes(tool.name),
+          policy: overrides[tool.name] ?? policy,
+          policyOverride: overrides[tool.name] ?? null,
         })),
       };
     }),
@@ -72,6 +92,8 @@ export async function getSessionTools(deps: Deps, ownerId: string, sessionId: st
       exposedName: tool.exposedName,
       description: tool.description,
       enabled: true,
+      policy: "allow" as const,
+      policyOverride: null,
     }));
   return { revision: snapshot.revision, builtinTools, connectors };
 }

@@ -16,6 +16,9 @@ export type SessionEventType =
   | "reasoning.delta"
   | "tool.call"
   | "tool.result"
+  | "tool.approval"
+  | "tool.approval.decided"
+  | "limit.reached"
   | "request.started"
   | "turn.finished"
   | "tools.changed";

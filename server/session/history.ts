@@ -1,7 +1,9 @@
 // What a browser loads when it opens a chat: the messages, the turns (with the audit of each model
-// request) and the id of the last event included, all read in one repeatable-read snapshot so the
-// browser can follow the event stream from exactly that id. Provider-opaque data stays server-side.
+// request), the tool approvals (pending ones are the prompts to show again after a reload) and the
+// id of the last event included, all read in one repeatable-read snapshot so the browser can follow
+// the event stream from exactly that id. Provider-opaque data stays server-side.
 import type { Db } from "../db.ts";
+import { listSessionApprovals, type ApprovalDto } from "../policy/approvals.ts";
 import type { AssistantPart, JsonValue } from "./canonical.ts";
 import { getChatSession, type ChatSessionDto } from "./chat-sessions.ts";
 import { toCanonicalMessage } from "./transcript.ts";
@@ -47,6 +49,12 @@ export type SessionHistoryDto = {
   lastEventId: string | null;
 };
 
+/**
+ * The chat's tool-policy state, loaded with the history. `approvals`: every tool approval, oldest
+ * first; a `pending` one means its turn is paused until the user approves or denies the call.
+ */
+export type HistoryPolicyDto = { personaId: string | null; approvals: ApprovalDto[] };
+
 /** Strips provider-opaque data (signatures, provider call ids) before anything leaves the server. */
 export function toPartDto(part: AssistantPart | PartDto): PartDto {
   switch (part.type) {
@@ -60,11 +68,15 @@ export function toPartDto(part: AssistantPart | PartDto): PartDto {
   }
 }
 
-export async function getSessionHistory(db: Db, ownerId: string, sessionId: string): Promise<SessionHistoryDto> {
+export async function getSessionHistory(
+  db: Db,
+  ownerId: string,
+  sessionId: string,
+): Promise<SessionHistoryDto & HistoryPolicyDto> {
   await getChatSession(db, ownerId, sessionId);
   return db.$transaction(
     async (tx) => {
-      const session = await tx.chatSession.findFirstOrThrow({
+      const { personaId, ...session } = await tx.chatSession.findFirstOrThrow({
         where: { id: sessionId, ownerId },
         select: {
           id: true,
@@ -75,6 +87,7 @@ export async function getSessionHistory(db: Db, ownerId: string, sessionId: stri
           model: true,
           activeTurnId: true,
           toolsRevision: true,
+          personaId: true,
         },
       });
       const last = await tx.sessionEvent.findFirst({
@@ -90,6 +103,8 @@ export async function getSessionHistory(db: Db, ownerId: string, sessionId: stri
       });
       return {
         session,
+        personaId,
+        approvals: await listSessionApprovals(tx, sessionId),
         lastEventId: last ? last.id.toString() : null,
         messages: rows.map((row) => ({
           id: row.id,

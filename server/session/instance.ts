@@ -34,6 +34,8 @@ async function createManager(): Promise<SessionManager> {
     defaultModel: defaultModelChoice,
     maxSteps: env.TURN_MAX_STEPS,
     toolTimeoutMs: env.TOOL_TIMEOUT_MS,
+    toolCallsPerResponse: env.TOOL_CALLS_PER_RESPONSE,
+    toolCallsPerMinute: env.TOOL_CALLS_PER_MINUTE,
     system: SYSTEM_PROMPT,
   });
   manager.start();

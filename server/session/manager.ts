@@ -13,6 +13,7 @@ import type { LanguageModel } from "ai";
 
 import type { Db } from "../db.ts";
 import { AppError } from "../errors.ts";
+import { expirePendingApprovals } from "../policy/approvals.ts";
 import type { ProviderId } from "./canonical.ts";
 import { getChatSession } from "./chat-sessions.ts";
 import { appendEvent } from "./events.ts";
@@ -32,8 +33,13 @@ export type ManagerOptions = {
   defaultModel: () => ModelChoice | null;
   maxSteps: number;
   toolTimeoutMs: number;
+  /** Most tool calls of one model response that run; the rest get an error result. */
+  toolCallsPerResponse: number;
+  /** Most tool calls that run per chat in any minute; the rest get an error result. */
+  toolCallsPerMinute: number;
   instanceId?: string;
   leaseMs?: number;
+  /** The system prompt of chats without a persona. */
   system?: string;
 };
 
@@ -150,6 +156,7 @@ export class SessionManager {
           leaseExpiresAt: null,
         },
       });
+      await expirePendingApprovals(tx, old.id);
       await tx.turn.create({
         data: { ...this.turnData(newId, old.sessionId, old.userMessageId, old.historySeq, model), restartOfId: old.id },
       });
@@ -183,6 +190,15 @@ export class SessionManager {
       leaseOwner: this.instanceId,
       leaseExpiresAt: new Date(Date.now() + this.leaseMs),
     };
+  }
+
+  /** The chat's persona prompt when it has a persona, else the instance default. */
+  private async systemPrompt(sessionId: string): Promise<string | undefined> {
+    const row = await this.options.db.chatSession.findUnique({
+      where: { id: sessionId },
+      select: { persona: { select: { systemPrompt: true } } },
+    });
+    return row?.persona?.systemPrompt ?? this.options.system;
   }
 
   private async sessionModel(sessionId: string): Promise<ModelChoice | null> {
@@ -232,7 +248,8 @@ export class SessionManager {
           nativeTools: this.options.isNativeTools(spec.provider),
           maxSteps: this.options.maxSteps,
           toolTimeoutMs: this.options.toolTimeoutMs,
-          system: this.options.system,
+          limits: { perResponse: this.options.toolCallsPerResponse, perMinute: this.options.toolCallsPerMinute },
+          system: await this.systemPrompt(spec.sessionId),
         },
         controller.signal,
       );

@@ -8,7 +8,11 @@ import pg from "pg";
 
 import type { Db } from "../db.ts";
 
-export const CHANNELS = { sessionEvents: "patchbay_session_events", turnControl: "patchbay_turn_control" } as const;
+export const CHANNELS = {
+  sessionEvents: "patchbay_session_events",
+  turnControl: "patchbay_turn_control",
+  toolApproval: "patchbay_tool_approval",
+} as const;
 export type Channel = (typeof CHANNELS)[keyof typeof CHANNELS];
 
 const emitter = new EventEmitter();

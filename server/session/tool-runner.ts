@@ -3,14 +3,28 @@
 // source with the guarantees a turn relies on: validated by the source, bounded by a timeout,
 // cancelled by the turn's AbortSignal, and never throwing — every failure becomes a structured
 // error result the model can read. The MCP registry is a ToolSource; so are the built-in tools.
-import type { JsonValue, ToolSnapshot } from "./canonical.ts";
+import type { ExposedPolicy } from "../policy/rules.ts";
+import type { JsonValue, ToolSpec } from "./canonical.ts";
 
 export type ToolCallRequest = { canonicalName: string; args: Record<string, JsonValue> };
 export type ToolOutcome = { output: JsonValue; isError: boolean };
-export type ToolErrorCode = "unknown_tool" | "invalid_arguments" | "timeout" | "cancelled" | "failed";
+export type ToolErrorCode =
+  | "unknown_tool"
+  | "invalid_arguments"
+  | "timeout"
+  | "cancelled"
+  | "failed"
+  | "denied"
+  | "too_many_calls"
+  | "rate_limited";
+
+/** A snapshot tool with its policy: `ask` calls wait for the user's approval; absent means `allow`. */
+export type SourceTool = ToolSpec & { policy?: ExposedPolicy };
+/** A ToolSnapshot (what renderers take) whose tools carry their policy. */
+export type SourceSnapshot = { revision: number; tools: SourceTool[] };
 
 export interface ToolSource {
-  snapshot(sessionId: string): Promise<ToolSnapshot>;
+  snapshot(sessionId: string): Promise<SourceSnapshot>;
   call(sessionId: string, request: ToolCallRequest, signal: AbortSignal): Promise<ToolOutcome>;
 }
 

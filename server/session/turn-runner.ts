@@ -1,20 +1,24 @@
 // One turn, start to end: for each model request it reads the canonical history and the current
 // tool snapshot, renders the provider request afresh (renderers are pure), streams the answer into
 // the canonical message (persisting batches as they arrive), runs the tool calls through the tool
-// source, and loops with the results until the model answers without tools or the step cap is hit.
-// The turn stops writing as soon as its AbortSignal fires; whoever aborted it records why.
+// source (tool-round.ts: limits, approvals), and loops with the results until the model answers
+// without tools or the step cap is hit. The system prompt is the caller's (the chat's persona, or
+// the instance default). The turn stops writing as soon as its AbortSignal fires; whoever aborted it
+// records why.
 import { streamText, type LanguageModel } from "ai";
 
 import type { Db } from "../db.ts";
+import { limitMessage, type ToolCallLimits } from "../policy/limits.ts";
 import { extractHiddenToolCalls } from "../providers/hidden-tool-calls.ts";
 import { renderRequest } from "../providers/render.ts";
 import { safeErrorMessage } from "../providers/safe-error.ts";
 import { decodeFullStream } from "../providers/stream-events.ts";
 import { AssistantDraft, newCanonicalCallId } from "./assistant-draft.ts";
-import type { ProviderId, ToolCallPart, ToolResultPart } from "./canonical.ts";
+import type { ProviderId, ToolCallPart } from "./canonical.ts";
 import { appendEvent } from "./events.ts";
 import { toPartDto } from "./history.ts";
-import { runToolCall, toolErrorResult, type ToolSource } from "./tool-runner.ts";
+import { runToolRound, StepAborted } from "./tool-round.ts";
+import type { ToolSource } from "./tool-runner.ts";
 import { appendMessage, loadTurnHistory, updateMessageParts } from "./transcript.ts";
 
 export type TurnSpec = { id: string; sessionId: string; historySeq: number; provider: ProviderId; model: string };
@@ -26,6 +30,7 @@ export type TurnDeps = {
   nativeTools: boolean;
   maxSteps: number;
   toolTimeoutMs: number;
+  limits: ToolCallLimits;
   system?: string;
   flushIntervalMs?: number;
 };
@@ -39,8 +44,6 @@ export type TurnOutcome = {
 
 const DEFAULT_FLUSH_MS = 40;
 
-class StepAborted extends Error {}
-
 export async function runTurn(turn: TurnSpec, deps: TurnDeps, signal: AbortSignal): Promise<TurnOutcome> {
   const usage = { inputTokens: 0, outputTokens: 0 };
   let step = 0;
@@ -52,9 +55,10 @@ export async function runTurn(turn: TurnSpec, deps: TurnDeps, signal: AbortSigna
       if (draft.error)
         return { status: "failed", error: { code: "provider", message: draft.error }, usage, steps: step + 1 };
       if (draft.toolCalls.length === 0) return { status: "completed", usage, steps: step + 1 };
-      await runToolCalls(turn, deps, draft.toolCalls, signal);
+      await runToolRound(turn, deps, draft.toolCalls, signal);
     }
-    const message = `Stopped after ${deps.maxSteps} model requests (the step limit) while the model was still calling tools.`;
+    const message = limitMessage("steps", deps.maxSteps);
+    await emit(deps, turn, "limit.reached", { limit: "steps", max: deps.maxSteps, callIds: [], message });
     return { status: "completed", error: { code: "step_limit", message }, usage, steps: step };
   } catch (error) {
     if (signal.aborted || error instanceof StepAborted) return { status: "aborted", usage, steps: step + 1 };
@@ -146,36 +150,6 @@ function adoptHiddenToolCalls(draft: AssistantDraft): boolean {
     }
   }
   return isChanged;
-}
-
-async function runToolCalls(turn: TurnSpec, deps: TurnDeps, calls: ToolCallPart[], signal: AbortSignal): Promise<void> {
-  const snapshot = await deps.tools.snapshot(turn.sessionId);
-  const results: ToolResultPart[] = [];
-  for (const call of calls) {
-    if (signal.aborted) throw new StepAborted();
-    const started = Date.now();
-    const isKnown = snapshot.tools.some((tool) => tool.canonicalName === call.name);
-    const outcome = isKnown
-      ? await runToolCall(
-          deps.tools,
-          turn.sessionId,
-          { canonicalName: call.name, args: call.args },
-          { signal, timeoutMs: deps.toolTimeoutMs },
-        )
-      : toolErrorResult("unknown_tool", `The tool ${call.name} is not available in this chat.`);
-    if (signal.aborted) throw new StepAborted();
-    const result: ToolResultPart = {
-      type: "tool-result",
-      callId: call.id,
-      name: call.name,
-      output: outcome.output,
-      isError: outcome.isError,
-    };
-    results.push(result);
-    await emit(deps, turn, "tool.result", { result, durationMs: Date.now() - started });
-  }
-  const message = await appendMessage(deps.db, turn.sessionId, turn.id, { role: "tool", parts: results });
-  await emit(deps, turn, "message.created", { messageId: message.id, role: "tool" });
 }
 
 function emit(

@@ -1,9 +1,11 @@
 // Turn rows and the session's single "active turn" slot. Claiming the slot, ending a turn and
 // releasing the slot are conditional updates, so two instances (or two clicks) racing on one
-// session resolve to exactly one winner, and a turn's final status is written exactly once.
+// session resolve to exactly one winner, and a turn's final status is written exactly once. Ending a
+// turn expires the tool approvals it was still waiting for.
 import type { Db } from "../db.ts";
 import type { TransactionClient } from "../generated/prisma/internal/prismaNamespace.ts";
 import type { TurnStatus } from "../generated/prisma/enums.ts";
+import { expirePendingApprovals } from "../policy/approvals.ts";
 import { appendEvent } from "./events.ts";
 
 export type DbOrTx = Db | TransactionClient;
@@ -40,6 +42,7 @@ export async function endTurn(db: DbOrTx, turnId: string, end: TurnEnd): Promise
       ...(end.usage ? { inputTokens: end.usage.inputTokens, outputTokens: end.usage.outputTokens } : {}),
     },
   });
+  if (count === 1) await expirePendingApprovals(db, turnId);
   return count === 1;
 }
 

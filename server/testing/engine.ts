@@ -41,6 +41,8 @@ export function createManager(
     defaultModel: () => ({ provider: "anthropic", model: TEST_MODELS.anthropic }),
     maxSteps: 8,
     toolTimeoutMs: 5_000,
+    toolCallsPerResponse: 8,
+    toolCallsPerMinute: 1_000,
     leaseMs: 1_500,
     ...overrides,
   });

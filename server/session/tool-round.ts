@@ -1,0 +1,114 @@
+// One tool round of a turn: the calls of one model response, in order, answered by one tool message.
+// Each call is first held to the limits (calls per response, calls per minute per chat); a call of an
+// `ask` tool then waits for the user's approval (cancel and restart still end the turn while it
+// waits); then it runs through the tool source. A call that does not run still gets a result the
+// model reads (`too_many_calls`, `rate_limited`, `denied`, `unknown_tool`), and the turn goes on.
+import type { Db } from "../db.ts";
+import { requestApproval, waitForDecision } from "../policy/approvals.ts";
+import {
+  countRecentToolCalls,
+  limitMessage,
+  limitResult,
+  planToolCalls,
+  type CallLimit,
+  type CallPlan,
+  type ToolCallLimits,
+} from "../policy/limits.ts";
+import type { ToolCallPart, ToolResultPart } from "./canonical.ts";
+import { appendEvent, type SessionEventType } from "./events.ts";
+import { runToolCall, toolErrorResult, type SourceSnapshot, type ToolOutcome, type ToolSource } from "./tool-runner.ts";
+import { appendMessage } from "./transcript.ts";
+
+/** The turn must stop here without writing anything more: it was aborted, or it ended elsewhere. */
+export class StepAborted extends Error {}
+
+export type ToolRoundDeps = { db: Db; tools: ToolSource; toolTimeoutMs: number; limits: ToolCallLimits };
+type TurnRef = { id: string; sessionId: string };
+
+export async function runToolRound(
+  turn: TurnRef,
+  deps: ToolRoundDeps,
+  calls: ToolCallPart[],
+  signal: AbortSignal,
+): Promise<void> {
+  const snapshot = await deps.tools.snapshot(turn.sessionId);
+  const plan = planToolCalls(calls.length, deps.limits, await countRecentToolCalls(deps.db, turn.sessionId));
+  await reportLimits(turn, deps, calls, plan);
+  const results: ToolResultPart[] = [];
+  for (const [index, call] of calls.entries()) {
+    if (signal.aborted) throw new StepAborted();
+    const started = Date.now();
+    const verdict = plan[index]!;
+    const outcome =
+      verdict === "run"
+        ? await runOneCall(turn, deps, snapshot, call, signal)
+        : limitResult(verdict, maxOf(verdict, deps.limits));
+    if (signal.aborted) throw new StepAborted();
+    const result: ToolResultPart = {
+      type: "tool-result",
+      callId: call.id,
+      name: call.name,
+      output: outcome.output,
+      isError: outcome.isError,
+    };
+    results.push(result);
+    await emit(deps.db, turn, "tool.result", { result, durationMs: Date.now() - started });
+  }
+  const message = await appendMessage(deps.db, turn.sessionId, turn.id, { role: "tool", parts: results });
+  await emit(deps.db, turn, "message.created", { messageId: message.id, role: "tool" });
+}
+
+function maxOf(limit: CallLimit, limits: ToolCallLimits): number {
+  return limit === "tool_calls_per_response" ? limits.perResponse : limits.perMinute;
+}
+
+/** One `limit.reached` event per limit this round hits, naming the calls it stopped. */
+async function reportLimits(turn: TurnRef, deps: ToolRoundDeps, calls: ToolCallPart[], plan: CallPlan[]) {
+  for (const limit of ["tool_calls_per_response", "tool_calls_per_minute"] as const) {
+    const callIds = calls.filter((_, index) => plan[index] === limit).map((call) => call.id);
+    if (callIds.length === 0) continue;
+    const max = maxOf(limit, deps.limits);
+    await emit(deps.db, turn, "limit.reached", { limit, max, callIds, message: limitMessage(limit, max) });
+  }
+}
+
+async function runOneCall(
+  turn: TurnRef,
+  deps: ToolRoundDeps,
+  snapshot: SourceSnapshot,
+  call: ToolCallPart,
+  signal: AbortSignal,
+): Promise<ToolOutcome> {
+  const tool = snapshot.tools.find((candidate) => candidate.canonicalName === call.name);
+  if (!tool) return toolErrorResult("unknown_tool", `The tool ${call.name} is not available in this chat.`);
+  if (tool.policy === "ask" && !(await isApproved(turn, deps.db, call, signal)))
+    return toolErrorResult("denied", "The user denied this tool call.");
+  return runToolCall(
+    deps.tools,
+    turn.sessionId,
+    { canonicalName: call.name, args: call.args },
+    { signal, timeoutMs: deps.toolTimeoutMs },
+  );
+}
+
+/** Asks the user (a pending approval plus a `tool.approval` event) and waits for the decision. */
+async function isApproved(turn: TurnRef, db: Db, call: ToolCallPart, signal: AbortSignal): Promise<boolean> {
+  const approvalId = await requestApproval(db, {
+    sessionId: turn.sessionId,
+    turnId: turn.id,
+    callId: call.id,
+    toolName: call.name,
+    args: call.args,
+  });
+  await emit(db, turn, "tool.approval", { approvalId, callId: call.id, name: call.name, args: call.args });
+  const status = await waitForDecision(db, approvalId, signal).catch((error: unknown) => {
+    throw signal.aborted ? new StepAborted() : error;
+  });
+  if (status === "expired" || signal.aborted) throw new StepAborted(); // expired: the turn ended elsewhere
+  await emit(db, turn, "tool.approval.decided", { approvalId, callId: call.id, name: call.name, status });
+  return status === "approved";
+}
+
+function emit(db: Db, turn: TurnRef, type: SessionEventType, data: Record<string, unknown>) {
+  return appendEvent(db, { sessionId: turn.sessionId, turnId: turn.id, type, data });
+}
