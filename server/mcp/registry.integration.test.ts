@@ -140,6 +140,9 @@ describe("changes during a turn", () => {
     expect(requests[0]!.toolNames).toContain(slow.exposedName);
     expect(requests[1]!.toolNames).not.toContain(slow.exposedName);
     expect(requests[1]!.toolNames).toContain("builtin_current_time");
+    const progress = await database.db.sessionEvent.findMany({ where: { turnId, type: "tool.progress" } });
+    expect(progress.length).toBeGreaterThan(0); // the slow tool's progress reached the event log
+    expect(progress[0]!.data).toMatchObject({ progress: expect.any(Number) as number });
     const tool = await database.db.message.findFirstOrThrow({ where: { turnId, role: "tool" } });
     expect(tool.parts).toMatchObject([{ isError: false }]); // the call already issued still completed
     const declared = (fake.requests("anthropic")[1]!.body as { tools: { name: string }[] }).tools.map((t) => t.name);

@@ -75,7 +75,12 @@ export class McpRegistry implements ToolSource {
       connector.config,
       { name: tool.toolName, description: tool.description, inputSchema: tool.inputSchema },
       request.args,
-      { signal, timeoutMs: this.options.toolTimeoutMs, maxOutputChars: this.options.maxOutputChars },
+      {
+        signal,
+        timeoutMs: this.options.toolTimeoutMs,
+        maxOutputChars: this.options.maxOutputChars,
+        onProgress: request.onProgress,
+      },
     );
   }
 

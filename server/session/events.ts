@@ -4,8 +4,7 @@
 // receives exactly what it missed: nothing duplicated, nothing lost. One writer per session at a
 // time (the turn that holds the session), so ids are in commit order within a session.
 import type { Db } from "../db.ts";
-import type { InputJsonValue } from "../generated/prisma/internal/prismaNamespace.ts";
-import { CHANNELS, notify, waitForNotification } from "./notifier.ts";
+import { CHANNELS, emitLocal, taggedPayload, waitForNotification } from "./notifier.ts";
 
 export type SessionEventType =
   | "user.message"
@@ -16,6 +15,7 @@ export type SessionEventType =
   | "reasoning.delta"
   | "tool.call"
   | "tool.result"
+  | "tool.progress"
   | "tool.approval"
   | "tool.approval.decided"
   | "limit.reached"
@@ -35,21 +35,25 @@ export type SessionEventDto = {
 const POLL_INTERVAL_MS = 1_000;
 const PAGE_SIZE = 500;
 
+/**
+ * Appends one event and notifies other instances in a single statement (the notification is sent
+ * when it commits), then wakes this process's subscribers directly.
+ */
 export async function appendEvent(
   db: Db,
   event: { sessionId: string; turnId?: string | null; type: SessionEventType; data: Record<string, unknown> },
 ): Promise<string> {
-  const row = await db.sessionEvent.create({
-    data: {
-      sessionId: event.sessionId,
-      turnId: event.turnId ?? null,
-      type: event.type,
-      data: event.data as InputJsonValue,
-    },
-    select: { id: true },
-  });
-  await notify(db, CHANNELS.sessionEvents, event.sessionId);
-  return row.id.toString();
+  const rows = await db.$queryRaw<{ id: bigint }[]>`
+    WITH inserted AS (
+      INSERT INTO "SessionEvent" ("sessionId", "turnId", "type", "data")
+      VALUES (${event.sessionId}, ${event.turnId ?? null}, ${event.type}, ${JSON.stringify(event.data)}::jsonb)
+      RETURNING id
+    ), notified AS (
+      SELECT pg_notify(${CHANNELS.sessionEvents}, ${taggedPayload(event.sessionId)}) FROM inserted
+    )
+    SELECT id FROM inserted, (SELECT count(*) FROM notified) AS sent`;
+  emitLocal(CHANNELS.sessionEvents, event.sessionId);
+  return rows[0]!.id.toString();
 }
 
 export async function readEventsAfter(db: Db, sessionId: string, afterId: string | null): Promise<SessionEventDto[]> {

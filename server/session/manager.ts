@@ -39,6 +39,8 @@ export type ManagerOptions = {
   toolCallsPerMinute: number;
   instanceId?: string;
   leaseMs?: number;
+  /** Batching interval of streamed deltas after the first (default 16 ms). */
+  flushIntervalMs?: number;
   /** The system prompt of chats without a persona. */
   system?: string;
 };
@@ -53,6 +55,7 @@ export class SessionManager {
   private readonly running = new Map<string, Running>();
   private stopControl: (() => void) | null = null;
   private sweeper: NodeJS.Timeout | null = null;
+  private isTicking = false;
 
   constructor(private readonly options: ManagerOptions) {
     this.instanceId = options.instanceId ?? randomUUID();
@@ -250,6 +253,7 @@ export class SessionManager {
           toolTimeoutMs: this.options.toolTimeoutMs,
           limits: { perResponse: this.options.toolCallsPerResponse, perMinute: this.options.toolCallsPerMinute },
           system: await this.systemPrompt(spec.sessionId),
+          flushIntervalMs: this.options.flushIntervalMs,
         },
         controller.signal,
       );
@@ -277,15 +281,33 @@ export class SessionManager {
 
   /** Renews this instance's leases (aborting turns that ended elsewhere) and sweeps lapsed ones. */
   private async tick(): Promise<void> {
-    const { db } = this.options;
-    const leaseExpiresAt = new Date(Date.now() + this.leaseMs);
-    for (const [turnId, run] of this.running) {
-      const { count } = await db.turn.updateMany({
-        where: { id: turnId, status: "streaming", cancelRequested: null, leaseOwner: this.instanceId },
-        data: { leaseExpiresAt },
-      });
-      if (count === 0) run.controller.abort();
+    if (this.isTicking) return; // a slow tick must not pile up behind the interval
+    this.isTicking = true;
+    try {
+      await this.renewLeases();
+      await this.sweepLapsed();
+    } finally {
+      this.isTicking = false;
     }
+  }
+
+  private async renewLeases(): Promise<void> {
+    const ids = [...this.running.keys()];
+    if (ids.length === 0) return;
+    const { db } = this.options;
+    await db.turn.updateMany({
+      where: { id: { in: ids }, status: "streaming", cancelRequested: null, leaseOwner: this.instanceId },
+      data: { leaseExpiresAt: new Date(Date.now() + this.leaseMs) },
+    });
+    const ended = await db.turn.findMany({
+      where: { id: { in: ids }, OR: [{ status: { not: "streaming" } }, { cancelRequested: { not: null } }] },
+      select: { id: true },
+    });
+    for (const { id } of ended) this.running.get(id)?.controller.abort();
+  }
+
+  private async sweepLapsed(): Promise<void> {
+    const { db } = this.options;
     const lapsed = await db.turn.findMany({
       where: { status: "streaming", leaseExpiresAt: { lt: new Date() } },
       select: { id: true, sessionId: true },

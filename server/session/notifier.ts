@@ -2,6 +2,7 @@
 // process at once and, through Postgres NOTIFY/LISTEN, every other instance on the same database.
 // Notifications only say "look again": the database stays the source of truth, and waiters also
 // wake on a timeout, so a lost notification (or a database without LISTEN) costs latency, not data.
+import { randomUUID } from "node:crypto";
 import { EventEmitter } from "node:events";
 
 import pg from "pg";
@@ -18,6 +19,27 @@ export type Channel = (typeof CHANNELS)[keyof typeof CHANNELS];
 const emitter = new EventEmitter();
 emitter.setMaxListeners(0);
 
+/** Tags this process's NOTIFY payloads so its own LISTEN connection does not wake it twice. */
+const PROCESS_TAG = randomUUID().slice(0, 8);
+
+/** The payload to send with pg_notify: `<process tag>|<payload>`. */
+export function taggedPayload(payload: string): string {
+  return `${PROCESS_TAG}|${payload}`;
+}
+
+/** Wakes this process's subscribers (the database part of a notify is done by the caller). */
+export function emitLocal(channel: Channel, payload: string): void {
+  emitter.emit(channel, payload);
+}
+
+function onDatabaseNotification(message: pg.Notification): void {
+  const raw = message.payload ?? "";
+  const separator = raw.indexOf("|");
+  if (separator === -1) return void emitter.emit(message.channel, raw);
+  if (raw.slice(0, separator) === PROCESS_TAG) return; // already delivered in-process
+  emitter.emit(message.channel, raw.slice(separator + 1));
+}
+
 type ListenerState = { client: pg.Client; url: string } | undefined;
 const globalForNotifier = globalThis as unknown as { patchbayListener?: Promise<ListenerState> };
 
@@ -27,7 +49,7 @@ export function startListening(url: string): Promise<ListenerState> {
     const client = new pg.Client({ connectionString: url });
     try {
       await client.connect();
-      client.on("notification", (message) => emitter.emit(message.channel, message.payload ?? ""));
+      client.on("notification", onDatabaseNotification);
       client.on("error", (error) => {
         console.warn(`[patchbay] LISTEN connection lost (${error.message}); falling back to polling`);
         globalForNotifier.patchbayListener = undefined;
@@ -52,7 +74,7 @@ export async function stopListening(): Promise<void> {
 /** Tells this process now, and other instances through the database. */
 export async function notify(db: Db, channel: Channel, payload: string): Promise<void> {
   emitter.emit(channel, payload);
-  await db.$executeRaw`SELECT pg_notify(${channel}, ${payload})`.catch(() => undefined);
+  await db.$executeRaw`SELECT pg_notify(${channel}, ${taggedPayload(payload)})`.catch(() => undefined);
 }
 
 /** Calls `listener` for every notification on `channel`; returns the unsubscribe function. */

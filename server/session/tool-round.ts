@@ -16,7 +16,14 @@ import {
 } from "../policy/limits.ts";
 import type { ToolCallPart, ToolResultPart } from "./canonical.ts";
 import { appendEvent, type SessionEventType } from "./events.ts";
-import { runToolCall, toolErrorResult, type SourceSnapshot, type ToolOutcome, type ToolSource } from "./tool-runner.ts";
+import {
+  runToolCall,
+  toolErrorResult,
+  type SourceSnapshot,
+  type ToolOutcome,
+  type ToolProgress,
+  type ToolSource,
+} from "./tool-runner.ts";
 import { appendMessage } from "./transcript.ts";
 
 /** The turn must stop here without writing anything more: it was aborted, or it ended elsewhere. */
@@ -83,12 +90,32 @@ async function runOneCall(
   if (!tool) return toolErrorResult("unknown_tool", `The tool ${call.name} is not available in this chat.`);
   if (tool.policy === "ask" && !(await isApproved(turn, deps.db, call, signal)))
     return toolErrorResult("denied", "The user denied this tool call.");
-  return runToolCall(
+  const progress = progressReporter(turn, deps.db, call.id);
+  const outcome = await runToolCall(
     deps.tools,
     turn.sessionId,
-    { canonicalName: call.name, args: call.args },
+    { canonicalName: call.name, args: call.args, onProgress: progress.report },
     { signal, timeoutMs: deps.toolTimeoutMs },
   );
+  await progress.drain();
+  return outcome;
+}
+
+const PROGRESS_INTERVAL_MS = 250;
+
+/**
+ * Publishes a long tool's progress as `tool.progress` events, at most one per interval, one after
+ * another (so they keep the event log's order); `drain()` waits for the last one before the result.
+ */
+function progressReporter(turn: TurnRef, db: Db, callId: string) {
+  let sentAt = 0;
+  let chain: Promise<unknown> = Promise.resolve();
+  const report = (progress: ToolProgress) => {
+    if (Date.now() - sentAt < PROGRESS_INTERVAL_MS) return;
+    sentAt = Date.now();
+    chain = chain.then(() => emit(db, turn, "tool.progress", { callId, ...progress })).catch(() => undefined);
+  };
+  return { report, drain: () => chain };
 }
 
 /** Asks the user (a pending approval plus a `tool.approval` event) and waits for the decision. */

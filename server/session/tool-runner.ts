@@ -6,7 +6,13 @@
 import type { ExposedPolicy } from "../policy/rules.ts";
 import type { JsonValue, ToolSpec } from "./canonical.ts";
 
-export type ToolCallRequest = { canonicalName: string; args: Record<string, JsonValue> };
+export type ToolProgress = { progress: number; total?: number; message?: string };
+export type ToolCallRequest = {
+  canonicalName: string;
+  args: Record<string, JsonValue>;
+  /** Progress notifications of a long tool, when the tool sends them. */
+  onProgress?: (progress: ToolProgress) => void;
+};
 export type ToolOutcome = { output: JsonValue; isError: boolean };
 export type ToolErrorCode =
   | "unknown_tool"

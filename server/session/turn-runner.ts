@@ -42,7 +42,9 @@ export type TurnOutcome = {
   steps: number;
 };
 
-const DEFAULT_FLUSH_MS = 40;
+const DEFAULT_FLUSH_MS = 16;
+/** How often the streamed message itself is rewritten: the most a crash can lose of an answer. */
+const PARTS_INTERVAL_MS = 250;
 
 export async function runTurn(turn: TurnSpec, deps: TurnDeps, signal: AbortSignal): Promise<TurnOutcome> {
   const usage = { inputTokens: 0, outputTokens: 0 };
@@ -73,8 +75,7 @@ function describeFailure(error: unknown): { code: string; message: string } {
 
 async function runStep(turn: TurnSpec, deps: TurnDeps, index: number, signal: AbortSignal): Promise<AssistantDraft> {
   const { db } = deps;
-  const history = await loadTurnHistory(db, turn);
-  const snapshot = await deps.tools.snapshot(turn.sessionId);
+  const [history, snapshot] = await Promise.all([loadTurnHistory(db, turn), deps.tools.snapshot(turn.sessionId)]);
   const call = renderRequest({
     provider: turn.provider,
     modelId: turn.model,
@@ -84,23 +85,25 @@ async function runStep(turn: TurnSpec, deps: TurnDeps, index: number, signal: Ab
     nativeTools: deps.nativeTools,
   });
   if (signal.aborted) throw new StepAborted();
-  const request = await db.turnRequest.create({
-    data: { turnId: turn.id, index, toolsRevision: snapshot.revision, toolNames: call.toolNames },
-  });
-  await db.turn.update({ where: { id: turn.id }, data: { stepCount: index + 1 } });
-  await emit(deps, turn, "request.started", { index, toolsRevision: snapshot.revision, toolNames: call.toolNames });
-  const message = await appendMessage(db, turn.sessionId, turn.id, { role: "assistant", parts: [] });
-  await emit(deps, turn, "message.created", { messageId: message.id, role: "assistant" });
-
-  const draft = new AssistantDraft(turn.provider, snapshot);
-  const writer = createWriter(deps, turn, message.id, draft, signal);
+  // The request goes out first; its bookkeeping is written while the model thinks (the SDK buffers
+  // the stream until it is read), so Patchbay adds almost nothing to the time to first token.
+  const bookkeeping = new AbortController();
   const result = streamText({
     model: deps.resolveModel(turn.provider, turn.model),
     ...call.options,
-    abortSignal: signal,
+    abortSignal: AbortSignal.any([signal, bookkeeping.signal]),
     maxRetries: 1,
     onError: () => undefined, // errors arrive as error events in fullStream and end the step
   });
+  const { request, message } = await recordRequestStart(turn, deps, index, snapshot.revision, call.toolNames).catch(
+    (error: unknown) => {
+      bookkeeping.abort();
+      throw error;
+    },
+  );
+
+  const draft = new AssistantDraft(turn.provider, snapshot);
+  const writer = createWriter(deps, turn, message.id, draft, signal);
   let firstTokenAt: Date | null = null;
   for await (const event of decodeFullStream(result.fullStream, turn.provider)) {
     firstTokenAt ??= event.type === "text-delta" || event.type === "reasoning-delta" ? new Date() : null;
@@ -125,6 +128,25 @@ async function runStep(turn: TurnSpec, deps: TurnDeps, index: number, signal: Ab
   });
   if (firstTokenAt && index === 0) await db.turn.update({ where: { id: turn.id }, data: { firstTokenAt } });
   return draft;
+}
+
+/** The audit row of a model request, the (empty) assistant message, and their events. */
+async function recordRequestStart(
+  turn: TurnSpec,
+  deps: TurnDeps,
+  index: number,
+  revision: number,
+  toolNames: string[],
+) {
+  const { db } = deps;
+  const [request, message] = await Promise.all([
+    db.turnRequest.create({ data: { turnId: turn.id, index, toolsRevision: revision, toolNames } }),
+    appendMessage(db, turn.sessionId, turn.id, { role: "assistant", parts: [] }),
+    db.turn.update({ where: { id: turn.id }, data: { stepCount: index + 1 } }),
+  ]);
+  await emit(deps, turn, "request.started", { index, toolsRevision: revision, toolNames });
+  await emit(deps, turn, "message.created", { messageId: message.id, role: "assistant" });
+  return { request, message };
 }
 
 /** Tool calls a model wrote as XML in its text (`<tool_use>`, `<use_mcp_tool>`) become real calls. */
@@ -161,17 +183,29 @@ function emit(
   return appendEvent(deps.db, { sessionId: turn.sessionId, turnId: turn.id, type, data });
 }
 
-/** Persists the draft: deltas batched every flushIntervalMs, tool calls at once, never after abort. */
+/**
+ * Persists the draft. The first delta of a request is published at once (time to first token),
+ * later ones in batches every flushIntervalMs; the message's parts are rewritten at most every
+ * PARTS_INTERVAL_MS (the event log carries every delta meanwhile), and at once for tool calls and
+ * at the end. Nothing is written after the turn was aborted.
+ */
 function createWriter(deps: TurnDeps, turn: TurnSpec, messageId: string, draft: AssistantDraft, signal: AbortSignal) {
   let timer: NodeJS.Timeout | null = null;
   let chain: Promise<void> = Promise.resolve();
+  let isFirst = true;
+  let partsWrittenAt = 0;
+  const writeParts = async (force: boolean) => {
+    if (!force && Date.now() - partsWrittenAt < PARTS_INTERVAL_MS) return;
+    partsWrittenAt = Date.now();
+    await updateMessageParts(deps.db, messageId, draft.parts);
+  };
   const flush = () => {
     timer = null;
     chain = chain.then(async () => {
       if (signal.aborted) return;
       const deltas = draft.takePending();
       if (deltas.length === 0) return;
-      await updateMessageParts(deps.db, messageId, draft.parts);
+      await writeParts(false);
       for (const delta of deltas) {
         const type = delta.kind === "text" ? "text.delta" : "reasoning.delta";
         await emit(deps, turn, type, { messageId, partIndex: delta.partIndex, text: delta.text });
@@ -181,6 +215,11 @@ function createWriter(deps: TurnDeps, turn: TurnSpec, messageId: string, draft: 
   };
   return {
     schedule() {
+      if (isFirst) {
+        isFirst = false;
+        void flush();
+        return;
+      }
       timer ??= setTimeout(() => void flush(), deps.flushIntervalMs ?? DEFAULT_FLUSH_MS);
     },
     async publishToolCall(call: ToolCallPart) {
@@ -188,7 +227,7 @@ function createWriter(deps: TurnDeps, turn: TurnSpec, messageId: string, draft: 
       await flush();
       chain = chain.then(async () => {
         if (signal.aborted) return;
-        await updateMessageParts(deps.db, messageId, draft.parts);
+        await writeParts(true);
         await emit(deps, turn, "tool.call", { messageId, partIndex: draft.parts.indexOf(call), call: toPartDto(call) });
       });
       await chain;
@@ -196,7 +235,7 @@ function createWriter(deps: TurnDeps, turn: TurnSpec, messageId: string, draft: 
     async close() {
       if (timer) clearTimeout(timer);
       await flush();
-      if (!signal.aborted) await updateMessageParts(deps.db, messageId, draft.parts);
+      if (!signal.aborted) await writeParts(true);
     },
   };
 }

@@ -144,9 +144,26 @@ function convert(input: JsonValue, ctx: Context): Schema {
   return out;
 }
 
-/** The Gemini-safe form of a tool input schema; the root is always `type: "object"`. */
-export function toGeminiSchema(jsonSchema: Record<string, JsonValue>): Record<string, JsonValue> {
+const CACHE_LIMIT = 5_000;
+/** Converted schemas by their JSON text: tool schemas repeat on every request of every turn. */
+const cache = new Map<string, Record<string, JsonValue>>();
+
+function convertRoot(jsonSchema: Record<string, JsonValue>): Record<string, JsonValue> {
   const converted = convert(jsonSchema, { root: jsonSchema, expanding: [], depth: 0 });
   const { nullable: _nullable, anyOf: _anyOf, ...root } = converted;
   return { ...root, type: "object" };
+}
+
+/**
+ * The Gemini-safe form of a tool input schema; the root is always `type: "object"`. Memoised by
+ * the schema's JSON text (a pure function of it); callers must not mutate the result.
+ */
+export function toGeminiSchema(jsonSchema: Record<string, JsonValue>): Record<string, JsonValue> {
+  const key = JSON.stringify(jsonSchema);
+  const hit = cache.get(key);
+  if (hit) return hit;
+  const result = convertRoot(jsonSchema);
+  if (cache.size >= CACHE_LIMIT) cache.delete(cache.keys().next().value!);
+  cache.set(key, result);
+  return result;
 }
