@@ -89,7 +89,17 @@ export default defineConfig({
   expect: { timeout: 15_000 },
   use: { trace: "retain-on-failure", screenshot: "only-on-failure" },
   projects: [
-    { name: "external", testMatch: /external\/.*\.spec\.ts/, use: { ...chromium, baseURL: EXTERNAL_APP_URL } },
+    {
+      name: "external-accounts",
+      testMatch: /external\/accounts\.setup\.ts/,
+      use: { ...chromium, baseURL: EXTERNAL_APP_URL },
+    },
+    {
+      name: "external",
+      testMatch: /external\/.*\.spec\.ts/,
+      dependencies: ["external-accounts"],
+      use: { ...chromium, baseURL: EXTERNAL_APP_URL },
+    },
     { name: "embedded", testMatch: /embedded\/.*\.spec\.ts/, use: { ...chromium, baseURL: EMBEDDED_APP_URL } },
   ],
   webServer: [

@@ -18,6 +18,9 @@ export default async function ChatLayout({ children }: { children: ReactNode }) 
           <Link href="/settings/connectors" className="text-sm text-zinc-600 hover:underline dark:text-zinc-400">
             Connectors
           </Link>
+          <Link href="/settings/personas" className="text-sm text-zinc-600 hover:underline dark:text-zinc-400">
+            Personas
+          </Link>
         </nav>
         <div className="flex items-center gap-3 text-sm">
           <span className="truncate text-zinc-600 dark:text-zinc-400" data-testid="signed-in-as">

@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
 
-import type { SessionHistoryDto } from "@/server/session/history.ts";
+import type { HistoryPolicyDto, SessionHistoryDto } from "@/server/session/history.ts";
 
 import { applyChatEvent, createChatState, findStreamingTurn, type ChatEvent } from "./chat-state.ts";
 
-const history: SessionHistoryDto = {
+const history: SessionHistoryDto & HistoryPolicyDto = {
   session: {
     id: "s1",
     title: "New chat",
@@ -18,6 +18,8 @@ const history: SessionHistoryDto = {
   messages: [],
   turns: [],
   lastEventId: null,
+  personaId: null,
+  approvals: [],
 };
 
 const events: ChatEvent[] = [
@@ -71,5 +73,129 @@ describe("chat state", () => {
   it("reports the streaming turn until it finishes", () => {
     expect(findStreamingTurn(replay(events.slice(0, 5)))?.id).toBe("t1");
     expect(findStreamingTurn(replay(events))).toBeUndefined();
+  });
+});
+
+const started = (id: string, turnId: string): ChatEvent[] => [
+  { id: `${id}1`, turnId, type: "user.message", data: { messageId: `u-${turnId}`, text: "Sum", title: "Sum" } },
+  {
+    id: `${id}2`,
+    turnId,
+    type: "turn.started",
+    data: { turnId, provider: "anthropic", model: "m", userMessageId: `u-${turnId}`, restartOf: null },
+  },
+];
+const asked: ChatEvent = {
+  id: "13",
+  turnId: "t1",
+  type: "tool.approval",
+  data: { approvalId: "ap1", callId: "c1", name: "everything.get-sum", args: { a: 2, b: 3 } },
+};
+const decided = (status: "approved" | "denied"): ChatEvent => ({
+  id: "14",
+  turnId: "t1",
+  type: "tool.approval.decided",
+  data: { approvalId: "ap1", callId: "c1", name: "everything.get-sum", status },
+});
+const finished: ChatEvent = {
+  id: "15",
+  turnId: "t1",
+  type: "turn.finished",
+  data: { turnId: "t1", status: "cancelled", error: null },
+};
+
+describe("chat state: tool approvals", () => {
+  it("opens a pending approval by call id, then records the decision", () => {
+    const waiting = replay([...started("1", "t1"), asked]);
+    expect(waiting.approvals).toEqual({ c1: { approvalId: "ap1", turnId: "t1", status: "pending" } });
+    expect(replay([...started("1", "t1"), asked, decided("approved")]).approvals.c1!.status).toBe("approved");
+    expect(replay([...started("1", "t1"), asked, decided("denied")]).approvals.c1!.status).toBe("denied");
+  });
+
+  it("ignores a replayed approval event, so a decision is never reopened", () => {
+    const list = [...started("1", "t1"), asked, decided("approved")];
+    expect(replay([...list, asked, ...list])).toEqual(replay(list));
+  });
+
+  it("expires a pending approval when its turn ends, and only that turn's", () => {
+    const other: ChatEvent = {
+      ...asked,
+      id: "9",
+      turnId: "t0",
+      data: { ...asked.data, approvalId: "ap0", callId: "c0" },
+    };
+    const state = replay([other, ...started("1", "t1"), asked, finished]);
+    expect(state.approvals.c1!.status).toBe("expired");
+    expect(state.approvals.c0!.status).toBe("pending");
+    expect(replay([...started("1", "t1"), asked, decided("approved"), finished]).approvals.c1!.status).toBe("approved");
+  });
+
+  it("starts from the history's approvals and persona, so a reload still shows the prompt", () => {
+    const approval = {
+      id: "ap1",
+      turnId: "t1",
+      callId: "c1",
+      toolName: "everything.get-sum",
+      args: { a: 2, b: 3 },
+      status: "pending" as const,
+      createdAt: new Date(0),
+      decidedAt: null,
+    };
+    const state = createChatState({ ...history, personaId: "p1", approvals: [approval], lastEventId: "13" });
+    expect(state.personaId).toBe("p1");
+    expect(state.approvals).toEqual({ c1: { approvalId: "ap1", turnId: "t1", status: "pending" } });
+    expect(applyChatEvent(state, decided("denied")).approvals.c1!.status).toBe("denied");
+    expect(applyChatEvent(state, asked)).toBe(state);
+  });
+});
+
+describe("chat state: limits", () => {
+  const limit = (id: string, message: string): ChatEvent => ({
+    id,
+    turnId: "t1",
+    type: "limit.reached",
+    data: { limit: "tool_calls_per_response", max: 2, callIds: ["c3"], message },
+  });
+
+  it("keeps each limit message once per turn, in order", () => {
+    const state = replay([
+      ...started("1", "t1"),
+      limit("13", "Too many"),
+      limit("14", "Rate"),
+      limit("15", "Too many"),
+    ]);
+    expect(state.limitNotes).toEqual({ t1: ["Too many", "Rate"] });
+    expect(replay([...started("1", "t1"), limit("13", "Too many"), limit("13", "Other")]).limitNotes).toEqual({
+      t1: ["Too many"],
+    });
+  });
+
+  it("rebuilds the notes from the stored results of calls a limit stopped", () => {
+    const stopped = (callId: string, code: string, message: string) => ({
+      type: "tool-result" as const,
+      callId,
+      name: "everything.get-sum",
+      output: { error: { code, message } },
+      isError: true,
+    });
+    const state = createChatState({
+      ...history,
+      messages: [
+        {
+          id: "m1",
+          seq: 1,
+          role: "tool",
+          turnId: "t1",
+          parts: [
+            stopped("c1", "too_many_calls", "Too many"),
+            stopped("c2", "too_many_calls", "Too many"),
+            stopped("c3", "denied", "The user denied this tool call."),
+            stopped("c4", "rate_limited", "Rate"),
+          ],
+        },
+      ],
+    });
+    expect(state.limitNotes).toEqual({ t1: ["Too many", "Rate"] });
+    expect(state.toolResults.c3!.isError).toBe(true);
   });
 });

@@ -1,7 +1,10 @@
 // The browser's model of one chat: the history loaded once, then every live event applied in id
 // order. Pure and idempotent: an event at or below `lastEventId` is ignored, so a reconnect that
 // replays from the last seen id can never duplicate text, and a gap can never be skipped silently.
-import type { MessageDto, PartDto, SessionHistoryDto, TurnDto } from "@/server/session/history.ts";
+// Tool approvals are keyed by call id (a pending one is the prompt the call's card shows); limit
+// notes are kept per turn, rebuilt after a reload from the stored results of calls a limit stopped.
+import type { ApprovalDto } from "@/server/policy/approvals.ts";
+import type { HistoryPolicyDto, MessageDto, PartDto, SessionHistoryDto, TurnDto } from "@/server/session/history.ts";
 
 export type ChatEvent = {
   id: string;
@@ -13,28 +16,61 @@ export type ChatEvent = {
 
 export type ToolResultView = { output: unknown; isError: boolean; durationMs?: number };
 
+export type ApprovalStatus = ApprovalDto["status"];
+/** One tool call's approval; `pending` until the user decides or the turn ends (then `expired`). */
+export type ApprovalView = { approvalId: string; turnId: string; status: ApprovalStatus };
+
 export type ChatState = {
   title: string;
   toolsRevision: number;
+  personaId: string | null;
   messages: MessageDto[];
   turns: TurnDto[];
   toolResults: Record<string, ToolResultView>;
+  /** By call id. */
+  approvals: Record<string, ApprovalView>;
+  /** By turn id: what the user is told when a tool-call limit stopped calls (each message once). */
+  limitNotes: Record<string, string[]>;
   lastEventId: string | null;
 };
 
-export function createChatState(history: SessionHistoryDto): ChatState {
+/** Error codes of results of calls that a tool-call limit stopped; their message is the limit's. */
+const LIMIT_ERROR_CODES = new Set(["too_many_calls", "rate_limited"]);
+
+function limitMessageOf(output: unknown): string | null {
+  const error = (output as { error?: { code?: unknown; message?: unknown } } | null)?.error;
+  return error && LIMIT_ERROR_CODES.has(String(error.code)) && typeof error.message === "string" ? error.message : null;
+}
+
+function addLimitNote(notes: ChatState["limitNotes"], turnId: string | null, message: string) {
+  if (turnId === null || notes[turnId]?.includes(message)) return notes;
+  return { ...notes, [turnId]: [...(notes[turnId] ?? []), message] };
+}
+
+export function createChatState(history: SessionHistoryDto & HistoryPolicyDto): ChatState {
   const toolResults: Record<string, ToolResultView> = {};
+  let limitNotes: ChatState["limitNotes"] = {};
   for (const message of history.messages) {
     for (const part of message.parts) {
-      if (part.type === "tool-result") toolResults[part.callId] = { output: part.output, isError: part.isError };
+      if (part.type !== "tool-result") continue;
+      toolResults[part.callId] = { output: part.output, isError: part.isError };
+      const limit = part.isError ? limitMessageOf(part.output) : null;
+      if (limit) limitNotes = addLimitNote(limitNotes, message.turnId, limit);
     }
+  }
+  const approvals: ChatState["approvals"] = {};
+  for (const approval of history.approvals) {
+    approvals[approval.callId] = { approvalId: approval.id, turnId: approval.turnId, status: approval.status };
   }
   return {
     title: history.session.title,
     toolsRevision: history.session.toolsRevision,
+    personaId: history.personaId,
     messages: history.messages,
     turns: history.turns,
     toolResults,
+    approvals,
+    limitNotes,
     lastEventId: history.lastEventId,
   };
 }
@@ -122,6 +158,11 @@ function applyData(state: ChatState, event: ChatEvent): ChatState {
       const view = { output: result.output, isError: result.isError, durationMs: Number(data.durationMs) };
       return { ...state, toolResults: { ...state.toolResults, [result.callId]: view } };
     }
+    case "tool.approval":
+    case "tool.approval.decided":
+      return applyApproval(state, event);
+    case "limit.reached":
+      return { ...state, limitNotes: addLimitNote(state.limitNotes, event.turnId, String(data.message)) };
     case "turn.started":
       return applyTurnStarted(state, event);
     case "tools.changed":
@@ -140,15 +181,44 @@ function applyData(state: ChatState, event: ChatEvent): ChatState {
         ],
       }));
     case "turn.finished":
-      return updateTurn(state, data.turnId, (turn) => ({
-        ...turn,
-        status: String(data.status),
-        error: (data.error as TurnDto["error"]) ?? null,
-        endedAt: event.createdAt ?? turn.endedAt,
-      }));
+      return expireApprovals(
+        updateTurn(state, data.turnId, (turn) => ({
+          ...turn,
+          status: String(data.status),
+          error: (data.error as TurnDto["error"]) ?? null,
+          endedAt: event.createdAt ?? turn.endedAt,
+        })),
+        String(data.turnId),
+      );
     default:
       return state;
   }
+}
+
+/** `tool.approval` opens a pending approval; `tool.approval.decided` records the user's decision. */
+function applyApproval(state: ChatState, event: ChatEvent): ChatState {
+  const callId = String(event.data.callId);
+  const approval: ApprovalView = {
+    approvalId: String(event.data.approvalId),
+    turnId: state.approvals[callId]?.turnId ?? String(event.turnId),
+    status: event.type === "tool.approval" ? "pending" : (event.data.status as ApprovalStatus),
+  };
+  return { ...state, approvals: { ...state.approvals, [callId]: approval } };
+}
+
+/** A turn that ended (stopped, restarted, failed) can no longer use what it was waiting for. */
+function expireApprovals(state: ChatState, turnId: string): ChatState {
+  const entries = Object.entries(state.approvals);
+  if (!entries.some(([, approval]) => approval.turnId === turnId && approval.status === "pending")) return state;
+  const approvals = Object.fromEntries(
+    entries.map(([callId, approval]) => [
+      callId,
+      approval.turnId === turnId && approval.status === "pending"
+        ? { ...approval, status: "expired" as const }
+        : approval,
+    ]),
+  );
+  return { ...state, approvals };
 }
 
 function applyTurnStarted(state: ChatState, event: ChatEvent): ChatState {

@@ -1,6 +1,6 @@
 "use client";
 // The chat page's body: the conversation (user messages, each followed by the turns that answered
-// it), the composer with Stop, Regenerate for the last answer, and the model picker.
+// it), the composer with Stop, Regenerate for the last answer, and the model and persona pickers.
 import { useMutation, useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useState } from "react";
@@ -12,6 +12,7 @@ import { Button } from "@/components/ui/button.tsx";
 import { findStreamingTurn } from "./chat-state.ts";
 import { Composer } from "./composer.tsx";
 import { ModelPicker, type ModelChoice } from "./model-picker.tsx";
+import { PersonaPicker } from "./persona-picker.tsx";
 import { TurnView } from "./turn-view.tsx";
 import { useChat } from "./use-chat.ts";
 
@@ -61,7 +62,10 @@ export function ChatView({ sessionId }: { sessionId: string }) {
           <Link href="/" className="text-sm text-zinc-600 underline-offset-2 hover:underline dark:text-zinc-400">
             ← All chats
           </Link>
-          <ModelPicker value={choice} onChange={setPicked} />
+          <div className="flex flex-wrap items-center gap-3">
+            <PersonaPicker sessionId={sessionId} value={state.personaId} />
+            <ModelPicker value={choice} onChange={setPicked} />
+          </div>
         </div>
         <h1 className="text-xl font-semibold">{state.title}</h1>
         <section aria-label="Conversation" className="flex flex-1 flex-col gap-4">
@@ -83,6 +87,8 @@ export function ChatView({ sessionId }: { sessionId: string }) {
                       turn={turn}
                       messages={state.messages.filter((m) => m.turnId === turn.id)}
                       toolResults={state.toolResults}
+                      approvals={state.approvals}
+                      limitNotes={state.limitNotes[turn.id] ?? []}
                     />
                   ))}
               </div>
@@ -112,7 +118,7 @@ export function ChatView({ sessionId }: { sessionId: string }) {
           />
         </div>
       </main>
-      <div className="md:sticky md:top-4 md:w-72">
+      <div className="md:sticky md:top-4 md:w-80">
         <ConnectorPanel
           sessionId={sessionId}
           toolsRevision={state.toolsRevision}

@@ -1,13 +1,20 @@
-// One turn of the conversation: the assistant's messages (text, reasoning, tool calls) with its
-// status. A superseded turn is collapsed and labelled; failures show the message the server chose.
+// One turn of the conversation: the assistant's messages (text, reasoning, tool calls with their
+// approvals) with its status and the notes of any tool-call limit it hit. A superseded turn is
+// collapsed and labelled; failures show the message the server chose.
 import type { MessageDto, TurnDto } from "@/server/session/history.ts";
 
-import type { ToolResultView } from "./chat-state.ts";
+import type { ApprovalView, ToolResultView } from "./chat-state.ts";
 import { Markdown } from "./markdown.tsx";
 import { ToolCallCard } from "./tool-call-card.tsx";
 import { TurnDetails } from "./turn-details.tsx";
 
-type Props = { turn: TurnDto; messages: MessageDto[]; toolResults: Record<string, ToolResultView> };
+type Props = {
+  turn: TurnDto;
+  messages: MessageDto[];
+  toolResults: Record<string, ToolResultView>;
+  approvals: Record<string, ApprovalView>;
+  limitNotes: string[];
+};
 
 const statusLabels: Record<string, string> = {
   cancelled: "Stopped.",
@@ -18,12 +25,9 @@ const statusLabels: Record<string, string> = {
 function Parts({
   messages,
   toolResults,
+  approvals,
   isLive,
-}: {
-  messages: MessageDto[];
-  toolResults: Props["toolResults"];
-  isLive: boolean;
-}) {
+}: Pick<Props, "messages" | "toolResults" | "approvals"> & { isLive: boolean }) {
   return messages
     .filter((message) => message.role === "assistant")
     .flatMap((message) =>
@@ -44,6 +48,7 @@ function Parts({
               name={part.name}
               args={part.args}
               result={toolResults[part.id]}
+              approval={approvals[part.id]}
               isTurnLive={isLive}
             />
           );
@@ -52,7 +57,7 @@ function Parts({
     );
 }
 
-export function TurnView({ turn, messages, toolResults }: Props) {
+export function TurnView({ turn, messages, toolResults, approvals, limitNotes }: Props) {
   const isLive = turn.status === "streaming";
   if (turn.status === "superseded") {
     return (
@@ -62,14 +67,25 @@ export function TurnView({ turn, messages, toolResults }: Props) {
       >
         <summary className="cursor-pointer">Restarted — this answer was replaced</summary>
         <div className="mt-2 opacity-70">
-          <Parts messages={messages} toolResults={toolResults} isLive={false} />
+          <Parts messages={messages} toolResults={toolResults} approvals={approvals} isLive={false} />
         </div>
       </details>
     );
   }
   return (
     <article className="space-y-2" aria-label="Assistant answer" data-testid="assistant-turn" data-status={turn.status}>
-      <Parts messages={messages} toolResults={toolResults} isLive={isLive} />
+      <Parts messages={messages} toolResults={toolResults} approvals={approvals} isLive={isLive} />
+      {limitNotes
+        .filter((note) => note !== turn.error?.message)
+        .map((note) => (
+          <p
+            key={note}
+            className="rounded-md bg-amber-50 px-2 py-1 text-xs text-amber-800 dark:bg-amber-950 dark:text-amber-200"
+            data-testid="limit-note"
+          >
+            {note}
+          </p>
+        ))}
       {isLive && (
         <p className="animate-pulse text-sm text-zinc-500" aria-live="polite">
           Writing…

@@ -7,11 +7,11 @@ import { useSubscription } from "@trpc/tanstack-react-query";
 import { useEffect, useReducer } from "react";
 
 import { useTRPC } from "@/components/providers/trpc-provider.tsx";
-import type { SessionHistoryDto } from "@/server/session/history.ts";
+import type { HistoryPolicyDto, SessionHistoryDto } from "@/server/session/history.ts";
 
 import { applyChatEvent, createChatState, type ChatEvent, type ChatState } from "./chat-state.ts";
 
-type Action = { type: "load"; history: SessionHistoryDto } | { type: "event"; event: ChatEvent };
+type Action = { type: "load"; history: SessionHistoryDto & HistoryPolicyDto } | { type: "event"; event: ChatEvent };
 
 function reducer(state: ChatState | null, action: Action): ChatState | null {
   if (action.type === "load") return state && state.lastEventId !== null ? state : createChatState(action.history);

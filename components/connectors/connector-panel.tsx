@@ -1,12 +1,28 @@
 "use client";
-// The chat's live connector panel: connectors with on/off switches, per-tool switches, health, and
-// the registry revision. When a switch changes the tools while an answer is streaming, it says the
-// change applies on the next request and offers "Apply now" (restart the answer with the new tools).
+// The chat's live connector panel: connectors with on/off switches and a policy (allow / ask first /
+// never), per-tool switches and policy overrides, health, and the registry revision. When a change
+// alters the tools while an answer is streaming, it says the change applies on the next request and
+// offers "Apply now" (restart the answer with the new tools).
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 
 import { useTRPC } from "@/components/providers/trpc-provider.tsx";
 import { Button } from "@/components/ui/button.tsx";
+import type { ToolPolicy } from "@/server/policy/rules.ts";
+
+const connectorPolicies: { value: ToolPolicy; label: string }[] = [
+  { value: "allow", label: "Allow" },
+  { value: "ask", label: "Ask first" },
+  { value: "deny", label: "Never" },
+];
+const toolPolicies: { value: ToolPolicy | ""; label: string }[] = [
+  { value: "", label: "Connector default" },
+  { value: "allow", label: "Allow" },
+  { value: "ask", label: "Ask" },
+  { value: "deny", label: "Never" },
+];
+
+const selectClass = "rounded-md border border-zinc-300 bg-transparent px-1 py-0.5 text-xs dark:border-zinc-700";
 
 type Props = {
   sessionId: string;
@@ -34,6 +50,8 @@ export function ConnectorPanel({ sessionId, toolsRevision, streaming }: Props) {
   };
   const setConnector = useMutation(trpc.tools.setConnector.mutationOptions(options));
   const setTool = useMutation(trpc.tools.setTool.mutationOptions(options));
+  const setConnectorPolicy = useMutation(trpc.policy.setConnectorPolicy.mutationOptions(options));
+  const setToolPolicy = useMutation(trpc.policy.setToolPolicy.mutationOptions(options));
   const applyNow = useMutation(trpc.chat.applyNow.mutationOptions({ onError: options.onError }));
 
   useEffect(() => {
@@ -42,7 +60,7 @@ export function ConnectorPanel({ sessionId, toolsRevision, streaming }: Props) {
 
   const revision = Math.max(toolsRevision, state.data?.revision ?? 0);
   const isPending = !!streaming && streaming.revision !== null && streaming.revision < revision;
-  const isBusy = setConnector.isPending || setTool.isPending;
+  const isBusy = setConnector.isPending || setTool.isPending || setConnectorPolicy.isPending || setToolPolicy.isPending;
 
   return (
     <aside
@@ -97,15 +115,41 @@ export function ConnectorPanel({ sessionId, toolsRevision, streaming }: Props) {
                 }
               />
             </label>
+            <label className="flex items-center justify-between gap-2 text-xs text-zinc-600 dark:text-zinc-400">
+              Tool calls
+              <select
+                aria-label={`Policy for ${connector.name}`}
+                className={selectClass}
+                value={connector.policy}
+                disabled={isBusy}
+                onChange={(event) =>
+                  setConnectorPolicy.mutate({
+                    sessionId,
+                    connectorId: connector.id,
+                    policy: event.target.value as ToolPolicy,
+                  })
+                }
+              >
+                {connectorPolicies.map((option) => (
+                  <option key={option.value} value={option.value}>
+                    {option.label}
+                  </option>
+                ))}
+              </select>
+            </label>
             {connector.enabled && connector.lastError && connector.health === "unhealthy" && (
               <p className="text-xs text-red-700 dark:text-red-300">{connector.lastError}</p>
             )}
             {connector.enabled && connector.tools.length > 0 && (
               <ul className="ml-3 flex flex-col gap-1 border-l border-zinc-200 pl-3 dark:border-zinc-800">
                 {connector.tools.map((tool) => (
-                  <li key={tool.name}>
-                    <label className="flex items-center justify-between gap-2" title={tool.description}>
-                      <span className="truncate font-mono text-xs">{tool.name}</span>
+                  <li key={tool.name} className="flex items-center gap-2">
+                    <label className="flex min-w-0 flex-1 items-center justify-between gap-2" title={tool.description}>
+                      <span
+                        className={`min-w-0 break-words font-mono text-xs ${tool.policy === "deny" ? "text-zinc-400 line-through" : ""}`}
+                      >
+                        {tool.name}
+                      </span>
                       <input
                         type="checkbox"
                         aria-label={`Allow ${connector.name} ${tool.name}`}
@@ -121,6 +165,26 @@ export function ConnectorPanel({ sessionId, toolsRevision, streaming }: Props) {
                         }
                       />
                     </label>
+                    <select
+                      aria-label={`Policy for ${connector.name} ${tool.name}`}
+                      className={`${selectClass} w-32 shrink-0`}
+                      value={tool.policyOverride ?? ""}
+                      disabled={isBusy}
+                      onChange={(event) =>
+                        setToolPolicy.mutate({
+                          sessionId,
+                          connectorId: connector.id,
+                          toolName: tool.name,
+                          policy: (event.target.value || null) as ToolPolicy | null,
+                        })
+                      }
+                    >
+                      {toolPolicies.map((option) => (
+                        <option key={option.value} value={option.value}>
+                          {option.label}
+                        </option>
+                      ))}
+                    </select>
                   </li>
                 ))}
               </ul>

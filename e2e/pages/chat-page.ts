@@ -1,4 +1,5 @@
-// Page object: one chat — composer, streamed answers, tool cards, stop and model picker.
+// Page object: one chat — composer, streamed answers, tool cards with their approvals, the Tools
+// panel's switches and policies, stop and model picker.
 import { expect, type Locator, type Page } from "@playwright/test";
 
 export class ChatPage {
@@ -35,6 +36,36 @@ export class ChatPage {
     await expect(toggle).toBeEnabled();
     if ((await toggle.isChecked()) !== on) await toggle.click(); // controlled: flips once the server saved it
     await expect(toggle).toBeChecked({ checked: on });
+  }
+
+  /** The Tools panel's policy select of one tool ("" = the connector's default). */
+  toolPolicy(connector: string, tool: string): Locator {
+    return this.page.getByRole("combobox", { name: `Policy for ${connector} ${tool}`, exact: true });
+  }
+
+  async setToolPolicy(connector: string, tool: string, policy: "" | "allow" | "ask" | "deny"): Promise<void> {
+    const select = this.toolPolicy(connector, tool);
+    await expect(select).toBeEnabled();
+    await select.selectOption(policy);
+    await expect(select).toHaveValue(policy); // controlled: shows the new value once the server saved it
+  }
+
+  lastToolCard(): Locator {
+    return this.lastAnswer().getByTestId("tool-call").last();
+  }
+
+  /** Approve / Deny on a tool call waiting for approval; `tool` is its canonical name (`server.tool`). */
+  approveButton(tool: string): Locator {
+    return this.page.getByRole("button", { name: `Approve ${tool}`, exact: true });
+  }
+
+  denyButton(tool: string): Locator {
+    return this.page.getByRole("button", { name: `Deny ${tool}`, exact: true });
+  }
+
+  /** The model's last written text in the last answer (tool cards excluded). */
+  lastAnswerText(): Locator {
+    return this.lastAnswer().getByTestId("markdown").last();
   }
 
   async chooseModel(value: string): Promise<void> {

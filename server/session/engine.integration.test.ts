@@ -18,6 +18,7 @@ import {
 } from "../testing/engine.ts";
 import { providerIds, type ProviderId } from "./canonical.ts";
 import { followEvents, readEventsAfter } from "./events.ts";
+import { getSessionHistory } from "./history.ts";
 
 const TIME_TOOL = exposeToolName("builtin.current_time");
 let engine: TestEngine;
@@ -253,6 +254,31 @@ describe("the event stream", () => {
     for (const event of rest) if (event.type === "text.delta") seen.push(String(event.data.text));
     expect(seen.join("")).toBe(text);
     expect(rest.at(-1)).toMatchObject({ type: "turn.finished", data: { status: "completed" } });
+  });
+});
+
+describe("history and events together", () => {
+  it("a history read mid-answer plus the events after its lastEventId gives the whole answer", async () => {
+    const { db, fake, manager } = engine;
+    const { userId, sessionId } = await createUserWithSession(db);
+    fake.clear();
+    const text = Array.from({ length: 80 }, (_, i) => `t${i}`).join(" ");
+    fake.script("anthropic", { steps: [{ type: "text", text, chunkSize: 3 }], delayMs: 8 });
+    const { turnId } = await manager.startTurn(userId, sessionId, "Go", choice("anthropic"));
+    const reads: { partial: string; lastEventId: string | null }[] = [];
+    while ((await db.turn.findUniqueOrThrow({ where: { id: turnId } })).status === "streaming") {
+      const history = await getSessionHistory(db, userId, sessionId); // what a reload loads
+      const answer = history.messages.find((m) => m.role === "assistant");
+      const partial = answer?.parts.map((part) => (part.type === "text" ? part.text : "")).join("") ?? "";
+      reads.push({ partial, lastEventId: history.lastEventId });
+      await new Promise((resolve) => setTimeout(resolve, 37));
+    }
+    expect(reads.length).toBeGreaterThan(3);
+    for (const read of reads) {
+      const rest = await readEventsAfter(db, sessionId, read.lastEventId);
+      const more = rest.filter((event) => event.type === "text.delta").map((event) => String(event.data.text));
+      expect(read.partial + more.join("")).toBe(text);
+    }
   });
 });
 

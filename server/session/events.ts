@@ -56,6 +56,40 @@ export async function appendEvent(
   return rows[0]!.id.toString();
 }
 
+/**
+ * Rewrites a streamed message's parts and appends the delta events that brought it there, in ONE
+ * statement: a history read (messages + last event id, one snapshot) therefore always holds exactly
+ * the text of the events up to its id — a reload neither repeats nor misses a delta.
+ */
+export async function publishMessageDeltas(
+  db: Db,
+  batch: {
+    sessionId: string;
+    turnId: string;
+    messageId: string;
+    parts: unknown[];
+    events: { type: SessionEventType; data: Record<string, unknown> }[];
+  },
+): Promise<void> {
+  await db.$queryRaw`
+    WITH updated AS (
+      UPDATE "Message" SET "parts" = ${JSON.stringify(batch.parts)}::jsonb, "updatedAt" = now()
+      WHERE id = ${batch.messageId}
+      RETURNING id
+    ), inserted AS (
+      INSERT INTO "SessionEvent" ("sessionId", "turnId", "type", "data")
+      SELECT ${batch.sessionId}, ${batch.turnId}, e.value ->> 'type', e.value -> 'data'
+      FROM jsonb_array_elements(${JSON.stringify(batch.events)}::jsonb) WITH ORDINALITY AS e(value, ord)
+      ORDER BY e.ord
+      RETURNING id
+    ), notified AS (
+      SELECT pg_notify(${CHANNELS.sessionEvents}, ${taggedPayload(batch.sessionId)})
+    )
+    SELECT (SELECT count(*) FROM updated) AS updated, (SELECT count(*) FROM inserted) AS inserted,
+      (SELECT count(*) FROM notified) AS notified`;
+  emitLocal(CHANNELS.sessionEvents, batch.sessionId);
+}
+
 export async function readEventsAfter(db: Db, sessionId: string, afterId: string | null): Promise<SessionEventDto[]> {
   const rows = await db.sessionEvent.findMany({
     where: { sessionId, ...(afterId ? { id: { gt: BigInt(afterId) } } : {}) },

@@ -15,7 +15,7 @@ import { safeErrorMessage } from "../providers/safe-error.ts";
 import { decodeFullStream } from "../providers/stream-events.ts";
 import { AssistantDraft, newCanonicalCallId } from "./assistant-draft.ts";
 import type { ProviderId, ToolCallPart } from "./canonical.ts";
-import { appendEvent } from "./events.ts";
+import { appendEvent, publishMessageDeltas } from "./events.ts";
 import { toPartDto } from "./history.ts";
 import { runToolRound, StepAborted } from "./tool-round.ts";
 import type { ToolSource } from "./tool-runner.ts";
@@ -43,8 +43,6 @@ export type TurnOutcome = {
 };
 
 const DEFAULT_FLUSH_MS = 16;
-/** How often the streamed message itself is rewritten: the most a crash can lose of an answer. */
-const PARTS_INTERVAL_MS = 250;
 
 export async function runTurn(turn: TurnSpec, deps: TurnDeps, signal: AbortSignal): Promise<TurnOutcome> {
   const usage = { inputTokens: 0, outputTokens: 0 };
@@ -185,31 +183,32 @@ function emit(
 
 /**
  * Persists the draft. The first delta of a request is published at once (time to first token),
- * later ones in batches every flushIntervalMs; the message's parts are rewritten at most every
- * PARTS_INTERVAL_MS (the event log carries every delta meanwhile), and at once for tool calls and
- * at the end. Nothing is written after the turn was aborted.
+ * later ones in batches every flushIntervalMs. Each batch rewrites the message's parts BEFORE it
+ * appends the delta events: a history read always contains every delta up to its lastEventId, so
+ * a reload never misses text. Nothing is written after the turn was aborted.
  */
 function createWriter(deps: TurnDeps, turn: TurnSpec, messageId: string, draft: AssistantDraft, signal: AbortSignal) {
   let timer: NodeJS.Timeout | null = null;
   let chain: Promise<void> = Promise.resolve();
   let isFirst = true;
-  let partsWrittenAt = 0;
-  const writeParts = async (force: boolean) => {
-    if (!force && Date.now() - partsWrittenAt < PARTS_INTERVAL_MS) return;
-    partsWrittenAt = Date.now();
-    await updateMessageParts(deps.db, messageId, draft.parts);
-  };
+  const writeParts = () => updateMessageParts(deps.db, messageId, draft.parts);
   const flush = () => {
     timer = null;
     chain = chain.then(async () => {
       if (signal.aborted) return;
       const deltas = draft.takePending();
       if (deltas.length === 0) return;
-      await writeParts(false);
-      for (const delta of deltas) {
-        const type = delta.kind === "text" ? "text.delta" : "reasoning.delta";
-        await emit(deps, turn, type, { messageId, partIndex: delta.partIndex, text: delta.text });
-      }
+      const parts = structuredClone(draft.parts); // exactly the text of the deltas taken above
+      await publishMessageDeltas(deps.db, {
+        sessionId: turn.sessionId,
+        turnId: turn.id,
+        messageId,
+        parts,
+        events: deltas.map((delta) => ({
+          type: delta.kind === "text" ? "text.delta" : "reasoning.delta",
+          data: { messageId, partIndex: delta.partIndex, text: delta.text },
+        })),
+      });
     });
     return chain;
   };
@@ -227,7 +226,7 @@ function createWriter(deps: TurnDeps, turn: TurnSpec, messageId: string, draft: 
       await flush();
       chain = chain.then(async () => {
         if (signal.aborted) return;
-        await writeParts(true);
+        await writeParts();
         await emit(deps, turn, "tool.call", { messageId, partIndex: draft.parts.indexOf(call), call: toPartDto(call) });
       });
       await chain;
@@ -235,7 +234,7 @@ function createWriter(deps: TurnDeps, turn: TurnSpec, messageId: string, draft: 
     async close() {
       if (timer) clearTimeout(timer);
       await flush();
-      if (!signal.aborted) await writeParts(true);
+      if (!signal.aborted) await writeParts();
     },
   };
 }

@@ -1,0 +1,88 @@
+"use client";
+// Add or edit a persona: a name, the system prompt its chats use, and the tool allowlist typed as
+// comma-separated entries (`*`, `server.*` or `server.tool`; empty means no tools at all).
+import { useId, useState, type FormEvent } from "react";
+
+import { Button } from "@/components/ui/button.tsx";
+
+export type PersonaFormValue = { name: string; systemPrompt: string; toolAllowlist: string[] };
+
+type Props = {
+  initial?: PersonaFormValue;
+  submitLabel: string;
+  isPending: boolean;
+  onSubmit: (value: PersonaFormValue) => void;
+  onCancel?: () => void;
+};
+
+const inputClass = "rounded-md border border-zinc-300 bg-transparent px-2 py-1.5 text-sm dark:border-zinc-700";
+
+/** "a, b,,c " → ["a", "b", "c"] */
+export function parseAllowlist(text: string): string[] {
+  return text
+    .split(",")
+    .map((entry) => entry.trim())
+    .filter(Boolean);
+}
+
+export function PersonaForm({ initial, submitLabel, isPending, onSubmit, onCancel }: Props) {
+  const [name, setName] = useState(initial?.name ?? "");
+  const [systemPrompt, setSystemPrompt] = useState(initial?.systemPrompt ?? "");
+  const [allowlist, setAllowlist] = useState(initial ? initial.toolAllowlist.join(", ") : "*");
+  const hintId = useId();
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    onSubmit({ name: name.trim(), systemPrompt: systemPrompt.trim(), toolAllowlist: parseAllowlist(allowlist) });
+  }
+
+  return (
+    <form onSubmit={submit} className="flex flex-col gap-3">
+      <label className="flex flex-col gap-1 text-sm">
+        Name
+        <input
+          className={inputClass}
+          value={name}
+          onChange={(e) => setName(e.target.value)}
+          placeholder="Reviewer"
+          required
+        />
+      </label>
+      <label className="flex flex-col gap-1 text-sm">
+        System prompt
+        <textarea
+          className={`${inputClass} min-h-28`}
+          value={systemPrompt}
+          onChange={(e) => setSystemPrompt(e.target.value)}
+          required
+        />
+      </label>
+      <div className="flex flex-col gap-1 text-sm">
+        <label className="flex flex-col gap-1">
+          Tool allowlist
+          <input
+            className={`${inputClass} font-mono`}
+            value={allowlist}
+            onChange={(e) => setAllowlist(e.target.value)}
+            placeholder="builtin.*, everything.get-sum"
+            aria-describedby={hintId}
+          />
+        </label>
+        <p id={hintId} className="text-xs text-zinc-500">
+          Comma-separated: <code>*</code> for every tool, <code>server.*</code> for all tools of one connector, or a
+          tool name like <code>everything.get-sum</code>. Empty: no tools at all.
+        </p>
+      </div>
+      <div className="flex gap-2">
+        <Button type="submit" disabled={isPending}>
+          {submitLabel}
+        </Button>
+        {onCancel && (
+          <Button type="button" variant="ghost" onClick={onCancel}>
+            Cancel
+          </Button>
+        )}
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,46 @@
+// Personas in the browser: create, edit and delete one in settings (a bad allowlist entry is refused
+// with the form's message), and choose one for a chat in its header, which a reload keeps.
+import { expect, test } from "@playwright/test";
+
+import { ChatPage } from "../pages/chat-page.ts";
+import { SignInPage } from "../pages/sign-in-page.ts";
+import { ALICE, E2E_PROVIDER_NAME } from "../support/config.ts";
+
+test.beforeEach(async ({ page }) => {
+  await page.goto("/");
+  await new SignInPage(page).signIn(E2E_PROVIDER_NAME, ALICE.name);
+});
+
+test("a persona is created, chosen for a chat, edited and deleted", async ({ page }) => {
+  const name = `Summer ${Date.now()}`;
+  await page.goto("/settings/personas");
+  await page.getByRole("button", { name: "Add persona" }).click();
+  await page.getByLabel("Name", { exact: true }).fill(name);
+  await page.getByLabel("System prompt").fill("Answer with sums only.");
+  await page.getByLabel("Tool allowlist").fill("builtin.*, not a tool");
+  await page.getByRole("button", { name: "Add persona" }).click();
+  await expect(page.getByRole("alert").filter({ hasText: "must be" })).toContainText(
+    "Tool allowlist, entry 2: must be `*`, `server.*` or a tool name",
+  );
+
+  await page.getByLabel("Tool allowlist").fill("builtin.*, everything.get-sum");
+  await page.getByRole("button", { name: "Add persona" }).click();
+  const item = page.getByRole("listitem", { name });
+  await expect(item).toContainText("builtin.*, everything.get-sum");
+
+  const chat = new ChatPage(page);
+  await chat.openNewChat();
+  await page.getByLabel("Persona").selectOption({ label: name });
+  await expect(page.getByLabel("Persona")).toHaveValue(/.+/);
+  await expect(page.getByLabel("Persona")).toBeEnabled();
+  await page.reload();
+  await expect(page.getByLabel("Persona").locator("option:checked")).toHaveText(name);
+
+  await page.goto("/settings/personas");
+  await item.getByRole("button", { name: "Edit" }).click();
+  await page.getByLabel("Tool allowlist").fill("*");
+  await page.getByRole("button", { name: "Save" }).click();
+  await expect(item).toContainText("Tools: *");
+  await item.getByRole("button", { name: "Delete" }).click();
+  await expect(item).toHaveCount(0);
+});
