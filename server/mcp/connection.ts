@@ -2,6 +2,7 @@
 // debounced list_changed refresh, calls with cancellation / timeout / progress, and reconnection with
 // exponential backoff after a drop. The pool in connections.ts owns these; see its header for the
 // invariants callers rely on.
+import { UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { SseError } from "@modelcontextprotocol/sdk/client/sse.js";
 import { StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
@@ -165,13 +166,18 @@ export class McpConnection {
     };
     try {
       if (this.config.kind !== "stdio") await this.options.checkUrl?.(this.config.url);
-      const { transport } = createTransport(this.config, this.stderr);
+      const { transport } = createTransport(this.config, this.stderr, this.options.authProvider?.(this.key));
       // No signal for the SDK here: it would keep its listener and "cancel" initialize after success.
       const timeout = AbortSignal.timeout(this.connectTimeoutMs);
       await untilAborted(client.connect(transport, { timeout: this.connectTimeoutMs }), timeout);
     } catch (error) {
       void client.close().catch(() => undefined);
       if (this.health === "closed") throw this.closedError();
+      if (error instanceof UnauthorizedError) {
+        // No backoff retries: each would start a new authorization and void the URL the user holds.
+        this.setHealth("unhealthy");
+        throw this.unauthorized();
+      }
       const reason = error instanceof ToolError ? `no answer within ${this.connectTimeoutMs} ms` : describe(error);
       this.failed(`Could not connect: ${reason}${this.stderrHint()}`);
       throw new ToolError("failed", `The ${this.key} connector is unavailable: ${reason}`);
@@ -214,6 +220,7 @@ export class McpConnection {
   private callError(error: unknown, client: Client, signal: AbortSignal | undefined, timeoutMs: number): ToolError {
     if (error instanceof ToolError) return error;
     if (signal?.aborted) return abortError(signal);
+    if (error instanceof UnauthorizedError) return this.unauthorized();
     if (error instanceof McpError && error.code === Number(ErrorCode.RequestTimeout)) {
       return new ToolError("timeout", `The ${this.key} connector did not answer within ${formatSeconds(timeoutMs)}.`);
     }
@@ -234,6 +241,12 @@ export class McpConnection {
       "failed",
       `The ${this.key} connector sent an answer Patchbay could not read: ${describe(error)}`,
     );
+  }
+
+  /** The server wants the user to (re)authorize (no tokens yet, refresh refused, or more scope). */
+  private unauthorized(): ToolError {
+    this.lastError = "Authorization needed: the user must connect their account to this connector.";
+    return new ToolError("failed", `The ${this.key} connector needs the user to authorize Patchbay first.`);
   }
 
   private setHealth(health: ConnectionHealth): void {

@@ -8,6 +8,8 @@
 //   needs the connection meanwhile does not wait for the backoff: it tries to connect at once.
 // - Every failure a caller sees is a ToolError (cancelled, timeout, failed) written for the model;
 //   the details (stderr, transport errors) go to `lastError` / `recentStderr` for the operator.
+import { type OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
+
 import { type JsonValue } from "../session/canonical.ts";
 import { McpConnection } from "./connection.ts";
 import { type ConnectorConfig } from "./transports.ts";
@@ -26,6 +28,12 @@ export type ConnectionPoolOptions = {
   listChangedDebounceMs?: number;
   /** Runs before every HTTP/SSE connect (e.g. the SSRF guard, since DNS answers change); throw to refuse. */
   checkUrl?: (url: string) => Promise<void>;
+  /**
+   * The OAuth provider for an HTTP/SSE connection, or undefined for none. OAuth tokens belong to one
+   * user, so a key that gets a provider must be per user. A connection that needs the user to
+   * authorize fails with a ToolError and waits (no background retries, which would restart the flow).
+   */
+  authProvider?: (key: string) => OAuthClientProvider | undefined;
 };
 
 export class ConnectionPool {

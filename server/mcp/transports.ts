@@ -3,6 +3,7 @@
 // environment (which holds secrets) — it gets the SDK's short safe list (PATH, HOME, USER, SHELL,
 // TERM, LOGNAME) plus the connector's own `env`; its stderr is piped into a bounded tail kept for
 // diagnostics and never logged, so env values a server echoes stay on this connection.
+import { type OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
 import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
 import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
@@ -22,15 +23,22 @@ export type CreatedTransport = {
 export const STDERR_TAIL_LINES = 50;
 const MAX_LINE_CHARS = 1_000;
 
-/** `stderr` collects a stdio child's output; pass one tail to keep it across restarts. */
-export function createTransport(config: ConnectorConfig, stderr = new LineTail(STDERR_TAIL_LINES)): CreatedTransport {
+/**
+ * `stderr` collects a stdio child's output; pass one tail to keep it across restarts. `authProvider`
+ * (HTTP / SSE only) makes the SDK run the MCP authorization flow on 401 / 403 insufficient_scope.
+ */
+export function createTransport(
+  config: ConnectorConfig,
+  stderr = new LineTail(STDERR_TAIL_LINES),
+  authProvider?: OAuthClientProvider,
+): CreatedTransport {
   if (config.kind === "stdio") return createStdioTransport(config, stderr);
   const url = new URL(config.url);
   const requestInit: RequestInit = { headers: { ...config.headers } };
   const transport =
     config.kind === "sse"
-      ? new SSEClientTransport(url, { requestInit })
-      : new StreamableHTTPClientTransport(url, { requestInit });
+      ? new SSEClientTransport(url, { requestInit, authProvider })
+      : new StreamableHTTPClientTransport(url, { requestInit, authProvider });
   return { transport, stderrTail: () => [] };
 }
 

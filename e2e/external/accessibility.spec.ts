@@ -1,0 +1,40 @@
+// An accessibility scan (axe-core) of the main pages: sign-in, the chat list, a chat with a tool
+// call, connector and persona settings. Serious or critical violations fail the test.
+import AxeBuilder from "@axe-core/playwright";
+import { expect, test, type Page } from "@playwright/test";
+
+import { ChatPage } from "../pages/chat-page.ts";
+import { SignInPage } from "../pages/sign-in-page.ts";
+import { ALICE, E2E_PROVIDER_NAME } from "../support/config.ts";
+
+async function expectNoSeriousViolations(page: Page): Promise<void> {
+  const results = await new AxeBuilder({ page }).analyze();
+  const serious = results.violations
+    .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
+    .map(
+      (violation) =>
+        `${violation.id}: ${violation.help} (${violation.nodes.map((n) => n.target.join(" ")).join(", ")})`,
+    );
+  expect(serious).toEqual([]);
+}
+
+test("the main pages have no serious or critical accessibility violations", async ({ page }) => {
+  await page.goto("/sign-in");
+  await expectNoSeriousViolations(page);
+
+  await new SignInPage(page).signIn(E2E_PROVIDER_NAME, ALICE.name);
+  await expectNoSeriousViolations(page);
+
+  const chat = new ChatPage(page);
+  await chat.openNewChat();
+  await chat.send('use tool builtin_current_time {"timezone":"UTC"}');
+  await chat.expectLastAnswerDone();
+  await expectNoSeriousViolations(page);
+
+  await page.goto("/settings/connectors");
+  await expect(page.getByRole("heading", { name: "Connectors" })).toBeVisible();
+  await expectNoSeriousViolations(page);
+
+  await page.goto("/settings/personas");
+  await expectNoSeriousViolations(page);
+});

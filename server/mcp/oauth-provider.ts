@@ -1,0 +1,258 @@
+// MCP OAuth for remote connectors (the MCP authorization spec, driven by the SDK's `auth()`): one
+// McpOAuthProvider per (userId, connectorId) implements the SDK's OAuthClientProvider on top of a
+// McpTokenStore. Invariants:
+// - Everything is keyed by owner (userId + connectorId): one user's tokens, dynamic registration,
+//   PKCE verifier and state are never read for another user, even on the same connector.
+// - Tokens, client information and the code verifier reach the store sealed (AES-GCM, see
+//   server/crypto/secrets.ts); the store never sees them in the clear. The state value is stored in
+//   the clear because the callback looks the owner up by it; it is single-use.
+// - `redirectToAuthorization` never navigates or throws: it records the URL, which the UI opens (or
+//   a headless test client follows), and the callback finishes with `completeMcpAuthorization`.
+// - Whatever the SDK passes to `saveTokens` / `saveClientInformation` is stored unchanged (it carries
+//   the issuer the SDK checks before presenting a refresh token), so a rotated refresh token replaces
+//   the old one at once.
+import { randomBytes } from "node:crypto";
+
+import {
+  auth,
+  type OAuthClientProvider,
+  type OAuthDiscoveryState,
+  UnauthorizedError,
+} from "@modelcontextprotocol/sdk/client/auth.js";
+import {
+  type OAuthClientInformationMixed,
+  type OAuthClientMetadata,
+  type OAuthTokens,
+} from "@modelcontextprotocol/sdk/shared/auth.js";
+import { type FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
+
+import { openSecret, sealSecret } from "../crypto/secrets.ts";
+
+export type McpOAuthOwner = { userId: string; connectorId: string };
+
+/** One owner's OAuth state as stored: `sealed*` fields hold sealSecret output of JSON / text. */
+export type McpOAuthRecord = {
+  sealedTokens: string | null;
+  sealedClientInformation: string | null;
+  sealedCodeVerifier: string | null;
+  /** The pending authorization's `state`; unique across owners while set. */
+  state: string | null;
+  /** The URL the user must open to (re)authorize, until the callback completes. */
+  authorizationUrl: string | null;
+  /** The SDK's discovery result as JSON (public metadata, not secret). */
+  discoveryState: string | null;
+};
+
+/** Persistence for McpOAuthProvider; implementations must keep owners strictly apart. */
+export interface McpTokenStore {
+  get(owner: McpOAuthOwner): Promise<McpOAuthRecord | null>;
+  /** Merges `patch` into the owner's record (creating it); `null` clears a field. */
+  update(owner: McpOAuthOwner, patch: Partial<McpOAuthRecord>): Promise<void>;
+  /** The owner of a pending authorization, for the callback route. */
+  findOwnerByState(state: string): Promise<McpOAuthOwner | null>;
+  /** Forgets everything for the owner (the user disconnects the connector). */
+  remove(owner: McpOAuthOwner): Promise<void>;
+}
+
+/** How values are sealed at rest; the default is the instance key (sealSecret / openSecret). */
+export type SecretSealer = { seal(plaintext: string): Promise<string>; open(sealed: string): Promise<string> };
+
+export const instanceSealer: SecretSealer = { seal: sealSecret, open: openSecret };
+
+const EMPTY_RECORD: McpOAuthRecord = {
+  sealedTokens: null,
+  sealedClientInformation: null,
+  sealedCodeVerifier: null,
+  state: null,
+  authorizationUrl: null,
+  discoveryState: null,
+};
+
+/** A McpTokenStore in memory, for tests and the conformance client. */
+export class InMemoryMcpTokenStore implements McpTokenStore {
+  private readonly records = new Map<string, { owner: McpOAuthOwner; record: McpOAuthRecord }>();
+
+  get(owner: McpOAuthOwner): Promise<McpOAuthRecord | null> {
+    const entry = this.records.get(ownerKey(owner));
+    return Promise.resolve(entry ? { ...entry.record } : null);
+  }
+
+  update(owner: McpOAuthOwner, patch: Partial<McpOAuthRecord>): Promise<void> {
+    const key = ownerKey(owner);
+    const record = { ...(this.records.get(key)?.record ?? EMPTY_RECORD), ...patch };
+    this.records.set(key, { owner: { userId: owner.userId, connectorId: owner.connectorId }, record });
+    return Promise.resolve();
+  }
+
+  findOwnerByState(state: string): Promise<McpOAuthOwner | null> {
+    const entry = [...this.records.values()].find(({ record }) => record.state === state);
+    return Promise.resolve(entry ? { ...entry.owner } : null);
+  }
+
+  remove(owner: McpOAuthOwner): Promise<void> {
+    this.records.delete(ownerKey(owner));
+    return Promise.resolve();
+  }
+
+  /** The raw stored records (sealed as at rest), for tests that check nothing is in the clear. */
+  dump(): McpOAuthRecord[] {
+    return [...this.records.values()].map(({ record }) => ({ ...record }));
+  }
+}
+
+function ownerKey(owner: McpOAuthOwner): string {
+  return JSON.stringify([owner.userId, owner.connectorId]);
+}
+
+export type McpOAuthProviderOptions = {
+  owner: McpOAuthOwner;
+  store: McpTokenStore;
+  /** Patchbay's public origin (AUTH_URL); the callback is `${baseUrl}/api/mcp-oauth/callback`. */
+  baseUrl: string;
+  sealer?: SecretSealer;
+  clientName?: string;
+  /**
+   * An https URL where Patchbay serves its client metadata document: authorization servers that
+   * support client ID metadata documents then take it as the client_id instead of registering.
+   */
+  clientMetadataUrl?: string;
+};
+
+export function mcpOAuthRedirectUrl(baseUrl: string): string {
+  return new URL("/api/mcp-oauth/callback", baseUrl).toString();
+}
+
+export class McpOAuthProvider implements OAuthClientProvider {
+  readonly owner: McpOAuthOwner;
+  readonly clientMetadataUrl?: string;
+  private readonly store: McpTokenStore;
+  private readonly sealer: SecretSealer;
+  private readonly callbackUrl: string;
+  private readonly clientName: string;
+
+  constructor(options: McpOAuthProviderOptions) {
+    this.owner = { ...options.owner };
+    this.store = options.store;
+    this.sealer = options.sealer ?? instanceSealer;
+    this.callbackUrl = mcpOAuthRedirectUrl(options.baseUrl);
+    this.clientName = options.clientName ?? "Patchbay";
+    if (options.clientMetadataUrl) this.clientMetadataUrl = options.clientMetadataUrl;
+  }
+
+  get redirectUrl(): string {
+    return this.callbackUrl;
+  }
+
+  get clientMetadata(): OAuthClientMetadata {
+    return {
+      client_name: this.clientName,
+      redirect_uris: [this.callbackUrl],
+      grant_types: ["authorization_code", "refresh_token"],
+      response_types: ["code"],
+    };
+  }
+
+  async state(): Promise<string> {
+    const state = randomBytes(24).toString("base64url");
+    await this.store.update(this.owner, { state });
+    return state;
+  }
+
+  clientInformation(): Promise<OAuthClientInformationMixed | undefined> {
+    return this.openJson<OAuthClientInformationMixed>("sealedClientInformation");
+  }
+
+  async saveClientInformation(clientInformation: OAuthClientInformationMixed): Promise<void> {
+    await this.store.update(this.owner, { sealedClientInformation: await this.sealJson(clientInformation) });
+  }
+
+  tokens(): Promise<OAuthTokens | undefined> {
+    return this.openJson<OAuthTokens>("sealedTokens");
+  }
+
+  async saveTokens(tokens: OAuthTokens): Promise<void> {
+    await this.store.update(this.owner, { sealedTokens: await this.sealJson(tokens) });
+  }
+
+  async redirectToAuthorization(authorizationUrl: URL): Promise<void> {
+    await this.store.update(this.owner, { authorizationUrl: authorizationUrl.toString() });
+  }
+
+  async saveCodeVerifier(codeVerifier: string): Promise<void> {
+    await this.store.update(this.owner, { sealedCodeVerifier: await this.sealer.seal(codeVerifier) });
+  }
+
+  async codeVerifier(): Promise<string> {
+    const sealed = (await this.store.get(this.owner))?.sealedCodeVerifier;
+    if (!sealed) throw new UnauthorizedError("No authorization is in progress for this connector.");
+    return this.sealer.open(sealed);
+  }
+
+  async saveDiscoveryState(state: OAuthDiscoveryState): Promise<void> {
+    await this.store.update(this.owner, { discoveryState: JSON.stringify(state) });
+  }
+
+  async discoveryState(): Promise<OAuthDiscoveryState | undefined> {
+    const json = (await this.store.get(this.owner))?.discoveryState;
+    return json ? (JSON.parse(json) as OAuthDiscoveryState) : undefined;
+  }
+
+  async invalidateCredentials(scope: "all" | "client" | "tokens" | "verifier" | "discovery"): Promise<void> {
+    const patch: Partial<McpOAuthRecord> = {};
+    if (scope === "all" || scope === "tokens") patch.sealedTokens = null;
+    if (scope === "all" || scope === "client") patch.sealedClientInformation = null;
+    if (scope === "all" || scope === "verifier") Object.assign(patch, { sealedCodeVerifier: null, state: null });
+    if (scope === "all" || scope === "discovery") patch.discoveryState = null;
+    await this.store.update(this.owner, patch);
+  }
+
+  /** The URL the user must open to authorize, when an authorization is pending. */
+  async pendingAuthorizationUrl(): Promise<string | null> {
+    return (await this.store.get(this.owner))?.authorizationUrl ?? null;
+  }
+
+  /** The `state` of the pending authorization, if any. */
+  async pendingState(): Promise<string | null> {
+    return (await this.store.get(this.owner))?.state ?? null;
+  }
+
+  /** Drops the single-use state, verifier and URL once an authorization finished (or was abandoned). */
+  async clearPendingAuthorization(): Promise<void> {
+    await this.store.update(this.owner, { state: null, sealedCodeVerifier: null, authorizationUrl: null });
+  }
+
+  private async openJson<T>(field: "sealedTokens" | "sealedClientInformation"): Promise<T | undefined> {
+    const sealed = (await this.store.get(this.owner))?.[field];
+    return sealed ? (JSON.parse(await this.sealer.open(sealed)) as T) : undefined;
+  }
+
+  private async sealJson(value: unknown): Promise<string> {
+    return this.sealer.seal(JSON.stringify(value));
+  }
+}
+
+export type CompleteAuthorizationInput = {
+  provider: McpOAuthProvider;
+  /** The connector's MCP endpoint (the resource the tokens are for). */
+  serverUrl: string;
+  code: string;
+  /** The `state` the authorization server echoed back; must match the provider's pending one. */
+  state: string | null;
+  fetchFn?: FetchLike;
+};
+
+/**
+ * Finishes an authorization at the callback: checks `state` against the owner's pending one, trades
+ * the code for tokens (the SDK's `auth()`, reusing the saved discovery state), and clears the
+ * single-use state, verifier and URL. Throws UnauthorizedError when the state does not match.
+ */
+export async function completeMcpAuthorization(input: CompleteAuthorizationInput): Promise<void> {
+  const { provider, serverUrl, code, state, fetchFn } = input;
+  const pending = await provider.pendingState();
+  if (!pending || state !== pending) {
+    throw new UnauthorizedError("The authorization response does not match a pending authorization.");
+  }
+  const result = await auth(provider, { serverUrl, authorizationCode: code, fetchFn });
+  if (result !== "AUTHORIZED") throw new UnauthorizedError("The authorization server did not issue tokens.");
+  await provider.clearPendingAuthorization();
+}
