@@ -1,9 +1,10 @@
 // The engine the streaming benches drive: like server/testing/engine.ts (a fresh real Postgres
-// database, LISTEN, a SessionManager on the built-in tools) but wired the way the app runs it, so
-// the figures mean what a deployment would see: a system prompt like the app's, its default lease
-// (15 s), and a Prisma client on a pg pool this bench owns, of the app's size (10) unless told
-// otherwise, so the pool's load (waiting clients) can be sampled. The fake provider is passed in:
-// in process, or a child process (see fake-provider-process.ts).
+// database, LISTEN, a SessionManager on the built-in tools, or on a tool source the bench builds on
+// that database) but wired the way the app runs it, so the figures mean what a deployment would
+// see: a system prompt like the app's, its default lease (15 s), and a Prisma client on a pg pool
+// this bench owns, of the app's size (10) unless told otherwise, so the pool's load (waiting
+// clients) can be sampled. The fake provider is passed in: in process, or a child process (see
+// fake-provider-process.ts).
 import { performance } from "node:perf_hooks";
 
 import pg from "pg";
@@ -15,6 +16,7 @@ import { createLanguageModel } from "../server/providers/model-factory.ts";
 import type { ProviderId } from "../server/session/canonical.ts";
 import type { SessionManager } from "../server/session/manager.ts";
 import { startListening, stopListening } from "../server/session/notifier.ts";
+import type { ToolSource } from "../server/session/tool-runner.ts";
 import { createTestDatabase, type TestDatabase } from "../server/testing/database.ts";
 import { createManager, fakeBaseUrl, type FakeProviderId } from "../server/testing/engine.ts";
 
@@ -35,6 +37,8 @@ export type BenchEngineOptions = {
   poolSize: number;
   /** The fetch Patchbay's model clients use (to observe the provider's chunks as they arrive). */
   fetch?: typeof globalThis.fetch;
+  /** The turns' tool source, built on the engine's database (default: the built-in tools only). */
+  tools?: (db: Db) => Promise<ToolSource>;
 };
 
 const APP_LEASE_MS = 15_000;
@@ -60,6 +64,7 @@ export async function startBenchEngine(options: BenchEngineOptions): Promise<Ben
       }),
     leaseMs: APP_LEASE_MS,
     system: SYSTEM_PROMPT,
+    ...(options.tools && { tools: await options.tools(db) }),
   });
   manager.start();
   return {

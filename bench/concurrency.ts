@@ -5,14 +5,12 @@
 // by chunk against the script), turn statuses, wall time, the load behind them (load-monitor.ts)
 // and the database transactions. The turns run on the app's pool size (10) unless --pool says
 // otherwise; nothing here fails on a figure.
-import { spawn, type ChildProcess } from "node:child_process";
-import { createInterface } from "node:readline";
-import { fileURLToPath } from "node:url";
 import { performance } from "node:perf_hooks";
 
 import { startFakeProvider } from "../e2e/support/fake-provider/server.ts";
 import { createUserWithSession } from "../server/testing/engine.ts";
-import { startBenchEngine, type BenchEngine, type FakeUrls } from "./bench-engine.ts";
+import { startBenchEngine, type BenchEngine } from "./bench-engine.ts";
+import { startChildFake, type RunningFake } from "./child-fake.ts";
 import { reportConcurrency, type SessionRun } from "./concurrency-report.ts";
 import { startLoadMonitor } from "./load-monitor.ts";
 import type { BenchOptions } from "./options.ts";
@@ -20,30 +18,6 @@ import { createProviderProbe } from "./provider-probe.ts";
 import { sessionPrompt, slowReply } from "./slow-reply.ts";
 import { sleep, withTimeout } from "./stats.ts";
 import { watchSession } from "./session-watch.ts";
-
-type RunningFake = FakeUrls & { where: string; close(): Promise<void> };
-
-async function startChildFake(chunks: number, delayMs: number): Promise<RunningFake> {
-  const entry = fileURLToPath(new URL("./fake-provider-process.ts", import.meta.url));
-  const tsx = import.meta.resolve("tsx"); // the loader this process runs under, wherever it was started from
-  const child: ChildProcess = spawn(process.execPath, ["--import", tsx, entry, String(chunks), String(delayMs)], {
-    stdio: ["pipe", "pipe", "inherit"], // the child exits when its stdin closes, even if this process dies
-  });
-  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
-  const firstLine = await new Promise<string>((resolve, reject) => {
-    createInterface({ input: child.stdout! }).once("line", resolve);
-    child.once("exit", (code) => reject(new Error(`fake provider process exited (${code})`)));
-  });
-  const { baseUrls } = JSON.parse(firstLine) as FakeUrls;
-  return {
-    baseUrls,
-    where: "child process",
-    close: async () => {
-      child.kill("SIGTERM");
-      await exited;
-    },
-  };
-}
 
 async function startFake(options: BenchOptions): Promise<RunningFake> {
   if (!options.isProviderInProcess) return startChildFake(options.chunks, options.chunkDelayMs);

@@ -1,6 +1,6 @@
-// Runs the fake provider for the concurrency bench in its own process, so its pacing (a timer per
-// SSE event for every stream) does not compete with Patchbay for this process's event loop, as a
-// real provider would not. `node --import tsx bench/fake-provider-process.ts <chunks> <delayMs>`;
+// Runs the fake provider for the benches in its own process (see child-fake.ts), so its pacing (a
+// timer per SSE event for every stream) does not compete with Patchbay for this process's event
+// loop, as a real provider would not. `node --import tsx bench/fake-provider-process.ts <chunks> <delayMs>`;
 // prints one JSON line with the base URLs when it listens, and stops on SIGTERM or when its stdin
 // closes (the bench process ended, however it ended).
 import { startFakeProvider } from "../e2e/support/fake-provider/server.ts";

@@ -2,7 +2,7 @@
 // --only concurrency`). The defaults are the figures the issue asks for; lower them on a slow machine.
 import { parseArgs } from "node:util";
 
-export const SECTIONS = ["storage", "render", "ttft", "concurrency"] as const;
+export const SECTIONS = ["storage", "render", "ttft", "concurrency", "registry"] as const;
 export type Section = (typeof SECTIONS)[number];
 
 export type BenchOptions = {
@@ -19,20 +19,26 @@ export type BenchOptions = {
   poolSize: number;
   /** Concurrency: how long to wait for every turn to finish before reporting what arrived. */
   timeoutMs: number;
-  /** Concurrency: run the fake provider in this process instead of a child process. */
+  /** Concurrency and apply now: run the fake provider in this process instead of a child process. */
   isProviderInProcess: boolean;
+  /** Registry: timed rebuild + render cycles per provider, after warm-up. */
+  registryIterations: number;
+  /** Registry: measured apply-now restarts, after warm-up. */
+  applyNowRuns: number;
 };
 
 const HELP = `usage: npm run bench -- [options]
-  --only <list>            sections to run, comma-separated: ${SECTIONS.join(",")} (default: all)
-  --ttft-runs <n>          TTFT samples per path (default 50)
-  --render-iterations <n>  timed renders per provider (default 200)
-  --sessions <n>           concurrent streaming sessions (default 200)
-  --chunks <n>             text chunks per scripted reply (default 100)
-  --chunk-delay <ms>       fake provider pause between SSE events (default 20)
-  --pool <n>               Prisma pg pool size for the concurrency run (default 10, as in the app)
-  --timeout <s>            give up waiting for the concurrent turns after this long (default 120)
-  --provider-in-process    run the fake provider in the bench process (default: a child process)`;
+  --only <list>             sections to run, comma-separated: ${SECTIONS.join(",")} (default: all)
+  --ttft-runs <n>           TTFT samples per path (default 50)
+  --render-iterations <n>   timed renders per provider (default 200)
+  --sessions <n>            concurrent streaming sessions (default 200)
+  --chunks <n>              text chunks per scripted reply (default 100)
+  --chunk-delay <ms>        fake provider pause between SSE events (default 20)
+  --pool <n>                Prisma pg pool size for the concurrency run (default 10, as in the app)
+  --timeout <s>             give up waiting for the concurrent turns after this long (default 120)
+  --provider-in-process     concurrency, apply now: run the fake provider in the bench process (default: a child process)
+  --registry-iterations <n> timed registry rebuild + render cycles per provider (default 200)
+  --apply-now-runs <n>      measured apply-now restarts (default 30)`;
 
 function positive(name: string, raw: string | undefined, fallback: number): number {
   if (raw === undefined) return fallback;
@@ -55,6 +61,8 @@ export function parseBenchOptions(argv: string[]): BenchOptions {
       pool: { type: "string" },
       timeout: { type: "string" },
       "provider-in-process": { type: "boolean", default: false },
+      "registry-iterations": { type: "string" },
+      "apply-now-runs": { type: "string" },
       help: { type: "boolean", default: false },
     },
   });
@@ -75,5 +83,7 @@ export function parseBenchOptions(argv: string[]): BenchOptions {
     poolSize: Math.round(positive("pool", values.pool, 10)),
     timeoutMs: positive("timeout", values.timeout, 120) * 1000,
     isProviderInProcess: values["provider-in-process"],
+    registryIterations: Math.round(positive("registry-iterations", values["registry-iterations"], 200)),
+    applyNowRuns: Math.round(positive("apply-now-runs", values["apply-now-runs"], 30)),
   };
 }

@@ -3,9 +3,11 @@
 //  - storage: migrations on a fresh real and embedded Postgres, chat-session create/list;
 //  - render: renderRequest for 200 messages x 500 tools, per provider;
 //  - ttft: time to first token, the fake provider directly vs through Patchbay;
-//  - concurrency: 200 sessions streaming at once: added inter-chunk latency, chunks lost.
+//  - concurrency: 200 sessions streaming at once: added inter-chunk latency, chunks lost;
+//  - registry: rebuild + render with 10 connectors x 50 tools (warm, cold), apply-now latency.
 import { runConcurrencyBench } from "./concurrency.ts";
 import { parseBenchOptions, type Section } from "./options.ts";
+import { runRegistryBench } from "./registry.ts";
 import { runRenderBench } from "./render.ts";
 import { runStorageBench } from "./storage.ts";
 import { time } from "./stats.ts";
@@ -17,6 +19,7 @@ const sections: Record<Section, () => Promise<void>> = {
   render: () => Promise.resolve(runRenderBench(options)),
   ttft: () => runTtftBench(options),
   concurrency: () => runConcurrencyBench(options),
+  registry: () => runRegistryBench(options),
 };
 
 for (const section of options.sections) {

@@ -1,0 +1,222 @@
+// Registry figures for a chat with CONNECTORS connectors of TOOLS_PER_CONNECTOR tools each: the
+// cycle a live switch costs before the next model request (McpRegistry.rebuild, then snapshot() and
+// renderRequest as the turn runner calls them), warm and cold, and apply now (apply-now.ts). Warm
+// runs on an in-memory ConnectionPool (the registry and the renderers, not MCP I/O); cold spawns
+// the connectors as real stdio MCP servers on a fresh ConnectionPool. Everything runs against a
+// fresh real Postgres database through the app's pool size.
+import { availableParallelism, loadavg } from "node:os";
+import { performance } from "node:perf_hooks";
+
+import { ConnectionPool } from "../server/mcp/connections.ts";
+import type { McpRegistry, RegistrySnapshot } from "../server/mcp/registry.ts";
+import { renderRequest } from "../server/providers/render.ts";
+import type { ProviderId, Transcript } from "../server/session/canonical.ts";
+import { createUserWithSession, TEST_MODELS } from "../server/testing/engine.ts";
+import { createSendStamps, runApplyNowBench, startApplyNowFake } from "./apply-now.ts";
+import { startBenchEngine, type BenchEngine } from "./bench-engine.ts";
+import type { BenchOptions } from "./options.ts";
+import { syntheticTranscript } from "./render-fixture.ts";
+import { CONNECTORS, TOOLS_PER_CONNECTOR } from "./registry-fixture.ts";
+import { bindAll, createBenchConnectors, createBenchRegistry, type BenchConnectors } from "./registry-setup.ts";
+import { ms, printNotes, printTable, summarize } from "./stats.ts";
+
+const PROVIDERS = ["anthropic", "openai", "google"] as const satisfies readonly ProviderId[];
+type Provider = (typeof PROVIDERS)[number];
+const HISTORY = 20;
+const WARM_UP = 20;
+const COLD_RUNS = 3;
+const NEW_CHATS = 20;
+const STDIO_WARM = 50;
+const EXPECTED_TOOLS = CONNECTORS * TOOLS_PER_CONNECTOR + 1; // + builtin.current_time
+
+type Cycle = { rebuild: number; snapshot: number; render: number; checkouts: number };
+
+async function boundSession(engine: BenchEngine, connectors: BenchConnectors): Promise<string> {
+  const { sessionId } = await createUserWithSession(engine.db, "Registry");
+  await bindAll(engine.db, sessionId, connectors.ids);
+  return sessionId;
+}
+
+const renderFor = (provider: Provider, transcript: Transcript) => (snapshot: RegistrySnapshot) =>
+  renderRequest({ provider, modelId: TEST_MODELS[provider], transcript, snapshot, isFollowUp: false });
+
+/** One switch's worth of work: a new revision, the turn's read of it, and its render. */
+async function cycle(
+  engine: BenchEngine,
+  registry: McpRegistry,
+  sessionId: string,
+  render: (snapshot: RegistrySnapshot) => unknown,
+): Promise<Cycle> {
+  const start = performance.now();
+  await registry.rebuild(sessionId, "bench");
+  const rebuilt = performance.now();
+  const snapshot = await registry.snapshot(sessionId);
+  const read = performance.now();
+  render(snapshot);
+  const end = performance.now();
+  const checkouts = engine.checkouts.filter((at) => at >= start && at <= rebuilt).length;
+  return { rebuild: rebuilt - start, snapshot: read - rebuilt, render: end - read, checkouts };
+}
+
+async function timeRebuilds(registry: McpRegistry, sessionId: string, count: number): Promise<number[]> {
+  const samples: number[] = [];
+  for (let i = 0; i < count; i++) {
+    const start = performance.now();
+    await registry.rebuild(sessionId, "bench");
+    samples.push(performance.now() - start);
+  }
+  return samples;
+}
+
+async function measureWarm(engine: BenchEngine, connectors: BenchConnectors, iterations: number) {
+  const registry = createBenchRegistry(engine.db, connectors.createInMemoryPool(), connectors.resolveLikeApp);
+  const sessionId = await boundSession(engine, connectors);
+  const first = await registry.snapshot(sessionId);
+  if (first.tools.length !== EXPECTED_TOOLS)
+    throw new Error(`expected ${EXPECTED_TOOLS} tools, got ${first.tools.length}`);
+  const cycles = {} as Record<Provider, Cycle[]>;
+  for (const provider of PROVIDERS) {
+    const render = renderFor(provider, syntheticTranscript(provider, HISTORY, first));
+    cycles[provider] = [];
+    for (let i = 0; i < WARM_UP + iterations; i++) {
+      const result = await cycle(engine, registry, sessionId, render);
+      if (i >= WARM_UP) cycles[provider].push(result);
+    }
+  }
+  const fromMemory = createBenchRegistry(engine.db, connectors.createInMemoryPool(), connectors.resolveFromMemory);
+  const memoryRebuilds = (await timeRebuilds(fromMemory, sessionId, WARM_UP + iterations)).slice(WARM_UP);
+  const newChats: number[] = [];
+  for (let i = 0; i < NEW_CHATS; i++) {
+    const fresh = await boundSession(engine, connectors);
+    const start = performance.now();
+    await registry.snapshot(fresh);
+    newChats.push(performance.now() - start);
+  }
+  const writes = await timeSnapshotWrites(engine, first, iterations);
+  return { first, cycles, memoryRebuilds, writes, newChats, snapshotBytes: JSON.stringify(first.tools).length };
+}
+
+/**
+ * The write a rebuild ends with, alone: the snapshot's row stored through Prisma, and the same row
+ * as raw SQL with the JSON serialised beforehand (the pg driver and Postgres' share).
+ */
+async function timeSnapshotWrites(engine: BenchEngine, snapshot: RegistrySnapshot, count: number) {
+  const { sessionId } = await createUserWithSession(engine.db, "Scratch");
+  const json = JSON.stringify(snapshot.tools);
+  const prisma: number[] = [];
+  const raw: number[] = [];
+  for (let i = 0; i < WARM_UP + count; i++) {
+    const start = performance.now();
+    await engine.db.toolSnapshot.create({
+      data: { sessionId, revision: 2 * i + 1, tools: snapshot.tools, reason: "bench" },
+    });
+    const created = performance.now();
+    await engine.db.$executeRaw`
+      INSERT INTO "ToolSnapshot" ("sessionId", "revision", "tools", "reason")
+      VALUES (${sessionId}, ${2 * i + 2}, ${json}::jsonb, 'bench')`;
+    if (i < WARM_UP) continue;
+    prisma.push(created - start);
+    raw.push(performance.now() - created);
+  }
+  return { prisma, raw };
+}
+
+/** Throws unless every connector's tools made it into the snapshot (a server may fail to start). */
+function assertComplete(snapshot: RegistrySnapshot, pool: ConnectionPool, connectors: BenchConnectors): void {
+  if (snapshot.tools.length === EXPECTED_TOOLS) return;
+  const errors = connectors.ids.map((id) => pool.lastError(id)).filter((error) => error !== null);
+  throw new Error(`cold rebuild gave ${snapshot.tools.length} of ${EXPECTED_TOOLS} tools: ${errors.join("; ")}`);
+}
+
+/** First rebuilds on fresh pools of real stdio servers, then warm rebuilds on the last one. */
+async function measureColdStdio(engine: BenchEngine, connectors: BenchConnectors, transcript: Transcript) {
+  const rebuilds: number[] = [];
+  const totals: number[] = [];
+  let warm: number[] = [];
+  for (let run = 0; run < COLD_RUNS; run++) {
+    const pool = new ConnectionPool();
+    try {
+      const registry = createBenchRegistry(engine.db, pool, connectors.resolveLikeApp);
+      const sessionId = await boundSession(engine, connectors);
+      const render = renderFor("anthropic", transcript);
+      const start = performance.now();
+      await registry.rebuild(sessionId, "cold");
+      const rebuilt = performance.now();
+      const snapshot = await registry.snapshot(sessionId);
+      render(snapshot);
+      totals.push(performance.now() - start);
+      rebuilds.push(rebuilt - start);
+      assertComplete(snapshot, pool, connectors);
+      if (run === COLD_RUNS - 1) warm = (await timeRebuilds(registry, sessionId, WARM_UP + STDIO_WARM)).slice(WARM_UP);
+    } finally {
+      await pool.closeAll();
+    }
+  }
+  return { rebuilds, totals, warm };
+}
+
+function row(label: string, samples: number[], target = ""): string[] {
+  const s = summarize(samples);
+  return [label, String(s.n), ms(s.p50), ms(s.p99), ms(s.mean), target];
+}
+
+async function runRebuildBench(engine: BenchEngine, connectors: BenchConnectors, iterations: number) {
+  const loadBefore = loadavg()[0]!;
+  const warm = await measureWarm(engine, connectors, iterations);
+  const cold = await measureColdStdio(engine, connectors, syntheticTranscript("anthropic", HISTORY, warm.first));
+  const all = PROVIDERS.flatMap((provider) => warm.cycles[provider]);
+  const pick = (cycles: Cycle[], key: keyof Cycle) => cycles.map((sample) => sample[key]);
+  const total = (cycles: Cycle[]) => cycles.map((sample) => sample.rebuild + sample.snapshot + sample.render);
+  printTable(
+    `Registry rebuild + render: ${CONNECTORS} connectors x ${TOOLS_PER_CONNECTOR} tools (+1 built-in), ${HISTORY}-message transcript (${iterations} cycles per provider after ${WARM_UP} warm-up)`,
+    ["path", "n", "p50", "p99", "mean", "target"],
+    [
+      ...PROVIDERS.map((provider) =>
+        row(`warm, ${provider}: rebuild + snapshot + render`, total(warm.cycles[provider]), "<= 2 ms p50"),
+      ),
+      row("  rebuild() alone (app's connector lookup)", pick(all, "rebuild")),
+      row("  rebuild() alone, connector lookup from memory", warm.memoryRebuilds),
+      row("    its last write alone: toolSnapshot.create (Prisma)", warm.writes.prisma),
+      row("    the same row as raw SQL, JSON serialised beforehand", warm.writes.raw),
+      row("  snapshot() alone (reads the new revision)", pick(all, "snapshot")),
+      ...PROVIDERS.map((provider) => row(`  renderRequest alone, ${provider}`, pick(warm.cycles[provider], "render"))),
+      row(`cold, stdio: first rebuild on a fresh ConnectionPool`, cold.rebuilds),
+      row(`cold, stdio: first rebuild + snapshot + render (anthropic)`, cold.totals),
+      row("  warm rebuild() on that stdio pool (tool lists cached)", cold.warm),
+      row("cold, new chat: first snapshot() (builds revision 1, in-memory lists)", warm.newChats),
+    ],
+  );
+  const checkouts = summarize(pick(all, "checkouts")).p50;
+  printNotes([
+    "warm: McpRegistry runs on an in-memory ConnectionPool whose listTools answers with the fixture's lists at once, as a warm pool answers from its cache; it times the registry (its Postgres reads and writes, naming, policy) and the renderers, not MCP I/O. The 'on that stdio pool' row is the same cycle's rebuild with a real pool.",
+    `cold, stdio: ${CONNECTORS} MCP servers (bench/mcp-tool-server.ts, ${TOOLS_PER_CONNECTOR} tools each in one tools/list page) spawned as \`node --import tsx\` in parallel, fresh pool per run (spawn + initialize + tools/list).`,
+    `machine load (1-minute load average) at the start / end of these measurements: ${loadBefore.toFixed(1)} / ${loadavg()[0]!.toFixed(1)} on ${availableParallelism()} CPUs; other work on the machine shows up in every figure.`,
+    `a rebuild makes ${checkouts} pool checkouts (median; a transaction counts once): the bindings, the connector lookups (Prisma batches the parallel findUniques; the app's lookup reads each row twice, in resolveConnector then getConnectorConfig), the transaction, the tools.changed event.`,
+    `each revision stores its whole snapshot (${EXPECTED_TOOLS} tools, ${(warm.snapshotBytes / 1024).toFixed(0)} KB of JSON) in a new row; snapshot() reads and parses it back on every model request and every tool call.`,
+    `transcript: ${HISTORY} canonical messages of the render bench's shape, from the rendering provider; rebuild and snapshot rows pool all providers' cycles.`,
+  ]);
+}
+
+export async function runRegistryBench(options: BenchOptions): Promise<void> {
+  const fake = await startApplyNowFake(options.isProviderInProcess);
+  const stamps = createSendStamps();
+  const wired: { connectors: BenchConnectors | null } = { connectors: null };
+  const engine = await startBenchEngine({
+    fake,
+    poolSize: 10,
+    fetch: stamps.fetch,
+    tools: async (db) => {
+      const connectors = await createBenchConnectors(db);
+      wired.connectors = connectors;
+      return createBenchRegistry(db, connectors.createInMemoryPool(), connectors.resolveLikeApp);
+    },
+  });
+  try {
+    if (!wired.connectors) throw new Error("the bench connectors were not created");
+    await runRebuildBench(engine, wired.connectors, options.registryIterations);
+    await runApplyNowBench({ engine, fake, stamps, connectorIds: wired.connectors.ids }, options.applyNowRuns);
+  } finally {
+    await engine.close();
+    await fake.close();
+  }
+}
