@@ -19,6 +19,8 @@ import { callMcpTool } from "./tool-call.ts";
 import type { ConnectorConfig } from "./transports.ts";
 
 export const BUILTIN_CONNECTOR = "builtin";
+const SNAPSHOT_CACHE_LIMIT = 1_000;
+const cacheKey = (sessionId: string, revision: number) => `${sessionId}:${revision}`;
 
 /** A tool of a snapshot: what the model sees, where it lives, and whether its calls need approval. */
 export type RegistryTool = ToolSpec & { connectorId: string; toolName: string; policy: ExposedPolicy };
@@ -49,6 +51,7 @@ type ToolEntry = Omit<RegistryTool, "exposedName" | "policy"> & { policy: ToolPo
 export class McpRegistry implements ToolSource {
   private readonly builtins: readonly BuiltinTool[];
   private readonly rebuilds = new Map<string, Promise<number>>();
+  private readonly cache = new Map<string, RegistrySnapshot>();
 
   constructor(private readonly options: RegistryOptions) {
     this.builtins = options.builtins ?? builtinTools;
@@ -56,10 +59,26 @@ export class McpRegistry implements ToolSource {
 
   /** The latest snapshot; the first call for a session builds revision 1. */
   async snapshot(sessionId: string): Promise<RegistrySnapshot> {
-    const row = await this.options.db.toolSnapshot.findFirst({ where: { sessionId }, orderBy: { revision: "desc" } });
-    if (row) return { revision: row.revision, tools: row.tools as RegistryTool[] };
-    await this.rebuild(sessionId, "initial");
-    return this.snapshot(sessionId);
+    const { db } = this.options;
+    const session = await db.chatSession.findUnique({ where: { id: sessionId }, select: { toolsRevision: true } });
+    if (!session) throw new ToolError("unknown_tool", "This chat no longer exists.");
+    if (session.toolsRevision === 0) {
+      await this.rebuild(sessionId, "initial");
+      return this.snapshot(sessionId);
+    }
+    const cached = this.cache.get(cacheKey(sessionId, session.toolsRevision));
+    if (cached) return cached;
+    const row = await db.toolSnapshot.findUniqueOrThrow({
+      where: { sessionId_revision: { sessionId, revision: session.toolsRevision } },
+    });
+    return this.remember(sessionId, { revision: row.revision, tools: row.tools as RegistryTool[] });
+  }
+
+  /** Revisions are immutable, so a snapshot read once (or just built) is kept in memory. */
+  private remember(sessionId: string, snapshot: RegistrySnapshot): RegistrySnapshot {
+    if (this.cache.size >= SNAPSHOT_CACHE_LIMIT) this.cache.delete(this.cache.keys().next().value!);
+    this.cache.set(cacheKey(sessionId, snapshot.revision), snapshot);
+    return snapshot;
   }
 
   async call(sessionId: string, request: ToolCallRequest, signal: AbortSignal): Promise<ToolOutcome> {
@@ -183,7 +202,7 @@ export class McpRegistry implements ToolSource {
     const { db } = this.options;
     const candidates = await db.sessionConnector.findMany({ where: { sessionId } });
     const lists = await this.listConnectorTools(candidates);
-    const revision = await db.$transaction(async (tx) => {
+    const built = await db.$transaction(async (tx) => {
       await tx.$queryRaw`SELECT id FROM "ChatSession" WHERE id = ${sessionId} FOR UPDATE`;
       const bindings = await tx.sessionConnector.findMany({ where: { sessionId } });
       const chat = await tx.chatSession.findUnique({
@@ -196,11 +215,13 @@ export class McpRegistry implements ToolSource {
         data: { toolsRevision: { increment: 1 } },
         select: { toolsRevision: true },
       });
-      await tx.toolSnapshot.create({
-        data: { sessionId, revision: session.toolsRevision, tools: tools, reason },
-      });
-      return session.toolsRevision;
+      // Raw SQL with the JSON serialised once: a snapshot can hold hundreds of tools' schemas.
+      await tx.$executeRaw`INSERT INTO "ToolSnapshot" ("sessionId", "revision", "tools", "reason")
+        VALUES (${sessionId}, ${session.toolsRevision}, ${JSON.stringify(tools)}::jsonb, ${reason})`;
+      return { revision: session.toolsRevision, tools };
     });
+    this.remember(sessionId, built); // only once committed: another instance may reuse the number otherwise
+    const { revision } = built;
     await appendEvent(db, { sessionId, type: "tools.changed", data: { revision, reason } });
     return revision;
   }
