@@ -198,4 +198,13 @@ describe("chat state: limits", () => {
     expect(state.limitNotes).toEqual({ t1: ["Too many", "Rate"] });
     expect(state.toolResults.c3!.isError).toBe(true);
   });
+
+  it("keeps the latest progress of a running tool", () => {
+    const progress: ChatEvent[] = [
+      { id: "9", turnId: "t1", type: "tool.progress", data: { callId: "c1", progress: 1, total: 4 } },
+      { id: "10", turnId: "t1", type: "tool.progress", data: { callId: "c1", progress: 2, total: 4, message: "half" } },
+    ];
+    const state = replay([...events, ...progress]);
+    expect(state.toolProgress.c1).toEqual({ progress: 2, total: 4, message: "half" });
+  });
 });

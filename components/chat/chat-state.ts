@@ -15,6 +15,7 @@ export type ChatEvent = {
 };
 
 export type ToolResultView = { output: unknown; isError: boolean; durationMs?: number };
+export type ToolProgressView = { progress: number; total?: number; message?: string };
 
 export type ApprovalStatus = ApprovalDto["status"];
 /** One tool call's approval; `pending` until the user decides or the turn ends (then `expired`). */
@@ -27,6 +28,8 @@ export type ChatState = {
   messages: MessageDto[];
   turns: TurnDto[];
   toolResults: Record<string, ToolResultView>;
+  /** Latest progress of long tools, by call id. */
+  toolProgress: Record<string, ToolProgressView>;
   /** By call id. */
   approvals: Record<string, ApprovalView>;
   /** By turn id: what the user is told when a tool-call limit stopped calls (each message once). */
@@ -69,6 +72,7 @@ export function createChatState(history: SessionHistoryDto & HistoryPolicyDto): 
     messages: history.messages,
     turns: history.turns,
     toolResults,
+    toolProgress: {},
     approvals,
     limitNotes,
     lastEventId: history.lastEventId,
@@ -165,6 +169,14 @@ function applyData(state: ChatState, event: ChatEvent): ChatState {
       return { ...state, limitNotes: addLimitNote(state.limitNotes, event.turnId, String(data.message)) };
     case "turn.started":
       return applyTurnStarted(state, event);
+    case "tool.progress": {
+      const view: ToolProgressView = {
+        progress: Number(data.progress),
+        ...(typeof data.total === "number" ? { total: data.total } : {}),
+        ...(typeof data.message === "string" ? { message: data.message } : {}),
+      };
+      return { ...state, toolProgress: { ...state.toolProgress, [String(data.callId)]: view } };
+    }
     case "tools.changed":
       return { ...state, toolsRevision: Math.max(state.toolsRevision, Number(data.revision)) };
     case "request.started":

@@ -87,6 +87,7 @@ export function ChatView({ sessionId }: { sessionId: string }) {
                       turn={turn}
                       messages={state.messages.filter((m) => m.turnId === turn.id)}
                       toolResults={state.toolResults}
+                      toolProgress={state.toolProgress}
                       approvals={state.approvals}
                       limitNotes={state.limitNotes[turn.id] ?? []}
                     />

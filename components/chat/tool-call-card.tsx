@@ -8,12 +8,13 @@ import { useMutation } from "@tanstack/react-query";
 import { useTRPC } from "@/components/providers/trpc-provider.tsx";
 import { Button } from "@/components/ui/button.tsx";
 
-import type { ApprovalStatus, ApprovalView, ToolResultView } from "./chat-state.ts";
+import type { ApprovalStatus, ApprovalView, ToolProgressView, ToolResultView } from "./chat-state.ts";
 
 type Props = {
   name: string;
   args: unknown;
   result: ToolResultView | undefined;
+  progress?: ToolProgressView;
   approval: ApprovalView | undefined;
   isTurnLive: boolean;
 };
@@ -47,7 +48,12 @@ function describeStatus(
   return { label: isTurnLive ? "running" : "no result", isError: false };
 }
 
-export function ToolCallCard({ name, args, result, approval, isTurnLive }: Props) {
+function describeProgress(progress: ToolProgressView): string {
+  const amount = progress.total ? `${progress.progress}/${progress.total}` : String(progress.progress);
+  return progress.message ? `${amount} · ${progress.message}` : amount;
+}
+
+export function ToolCallCard({ name, args, result, progress, approval, isTurnLive }: Props) {
   const trpc = useTRPC();
   const decide = useMutation(trpc.policy.decideApproval.mutationOptions());
   // The decision shows as soon as the server stored it; the event confirming it follows.
@@ -71,6 +77,7 @@ export function ToolCallCard({ name, args, result, approval, isTurnLive }: Props
           >
             {approvalStatus === "approved" ? "approved · " : ""}
             {status.label}
+            {!result && progress && status.label === "running" ? ` · ${describeProgress(progress)}` : ""}
             {result?.durationMs !== undefined && !Number.isNaN(result.durationMs) ? ` · ${result.durationMs} ms` : ""}
           </span>
         </summary>

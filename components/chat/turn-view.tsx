@@ -3,7 +3,7 @@
 // collapsed and labelled; failures show the message the server chose.
 import type { MessageDto, TurnDto } from "@/server/session/history.ts";
 
-import type { ApprovalView, ToolResultView } from "./chat-state.ts";
+import type { ApprovalView, ToolProgressView, ToolResultView } from "./chat-state.ts";
 import { Markdown } from "./markdown.tsx";
 import { ToolCallCard } from "./tool-call-card.tsx";
 import { TurnDetails } from "./turn-details.tsx";
@@ -12,6 +12,7 @@ type Props = {
   turn: TurnDto;
   messages: MessageDto[];
   toolResults: Record<string, ToolResultView>;
+  toolProgress?: Record<string, ToolProgressView>;
   approvals: Record<string, ApprovalView>;
   limitNotes: string[];
 };
@@ -25,9 +26,10 @@ const statusLabels: Record<string, string> = {
 function Parts({
   messages,
   toolResults,
+  toolProgress,
   approvals,
   isLive,
-}: Pick<Props, "messages" | "toolResults" | "approvals"> & { isLive: boolean }) {
+}: Pick<Props, "messages" | "toolResults" | "toolProgress" | "approvals"> & { isLive: boolean }) {
   return messages
     .filter((message) => message.role === "assistant")
     .flatMap((message) =>
@@ -48,6 +50,7 @@ function Parts({
               name={part.name}
               args={part.args}
               result={toolResults[part.id]}
+              progress={toolProgress?.[part.id]}
               approval={approvals[part.id]}
               isTurnLive={isLive}
             />
@@ -57,7 +60,7 @@ function Parts({
     );
 }
 
-export function TurnView({ turn, messages, toolResults, approvals, limitNotes }: Props) {
+export function TurnView({ turn, messages, toolResults, toolProgress, approvals, limitNotes }: Props) {
   const isLive = turn.status === "streaming";
   if (turn.status === "superseded") {
     return (
@@ -74,7 +77,13 @@ export function TurnView({ turn, messages, toolResults, approvals, limitNotes }:
   }
   return (
     <article className="space-y-2" aria-label="Assistant answer" data-testid="assistant-turn" data-status={turn.status}>
-      <Parts messages={messages} toolResults={toolResults} approvals={approvals} isLive={isLive} />
+      <Parts
+        messages={messages}
+        toolResults={toolResults}
+        toolProgress={toolProgress}
+        approvals={approvals}
+        isLive={isLive}
+      />
       {limitNotes
         .filter((note) => note !== turn.error?.message)
         .map((note) => (

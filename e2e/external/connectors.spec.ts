@@ -33,6 +33,17 @@ test("a tool of a real MCP server runs from the chat once its connector is on", 
   await saveScreenshot(page, "chat-with-mcp-tool");
 });
 
+test("a long MCP tool reports its progress on the card while it runs", async ({ page }) => {
+  const chat = new ChatPage(page);
+  await chat.openNewChat();
+  await chat.switchConnector("everything", true);
+  await chat.send('use tool everything_trigger-long-running-operation {"duration":4,"steps":4}');
+  const card = chat.lastAnswer().getByTestId("tool-call");
+  await expect(card).toContainText(/running · [123]\/4/);
+  await expect(card).toContainText("done", { timeout: 20_000 });
+  await chat.expectLastAnswerDone();
+});
+
 test("switching a connector while an answer streams offers Apply now, which restarts the answer", async ({
   page,
   request,
