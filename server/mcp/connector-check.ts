@@ -3,8 +3,8 @@
 import type { Db } from "../db.ts";
 import { AppError } from "../errors.ts";
 import type { ConnectionPool } from "./connections.ts";
-import { listConnectors } from "./connectors.ts";
 import type { ResolvedConnector } from "./registry.ts";
+import { assertVisibleConnector } from "./session-tools.ts";
 
 export type ConnectorCheck =
   { ok: true; tools: { name: string; description: string }[] } | { ok: false; error: string };
@@ -14,8 +14,7 @@ type Deps = { db: Db; pool: ConnectionPool; resolveConnector: (id: string) => Pr
 const CHECK_TIMEOUT_MS = 15_000;
 
 export async function checkConnector(deps: Deps, userId: string, connectorId: string): Promise<ConnectorCheck> {
-  const visible = await listConnectors(deps.db, userId);
-  if (!visible.some((connector) => connector.id === connectorId)) throw new AppError("not_found:connector");
+  await assertVisibleConnector(deps.db, userId, connectorId);
   const connector = await deps.resolveConnector(connectorId).catch(() => null);
   if (!connector) return { ok: false, error: "This connector's configuration is no longer available." };
   try {

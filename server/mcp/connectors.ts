@@ -323,13 +323,27 @@ export async function getConnectorConfig(
   connectorId: string,
   adminConnectors: AdminConnector[],
 ): Promise<ConnectorConfig | null> {
+  return (await resolveConnector(db, connectorId, adminConnectors))?.config ?? null;
+}
+
+/** A connector's id, name and config (see getConnectorConfig) from one read of its row. */
+export async function resolveConnector(
+  db: Db,
+  connectorId: string,
+  adminConnectors: AdminConnector[],
+): Promise<{ id: string; name: string; config: ConnectorConfig } | null> {
   const row = await db.connector.findUnique({ where: { id: connectorId } });
   if (!row) return null;
   if (row.source === "admin") {
-    return adminConnectors.find((connector) => connector.name === row.name && !connector.disabled)?.config ?? null;
+    const admin = adminConnectors.find((connector) => connector.name === row.name && !connector.disabled);
+    return admin ? { id: row.id, name: row.name, config: admin.config } : null;
   }
   const transport = toTransport(row.transport);
   if (transport === "stdio" || row.url === null)
     throw new AppError("internal:database", `User connector ${row.id} is not a remote connector.`);
-  return { kind: transport, url: row.url, headers: await readHeaders(row.secrets) };
+  return {
+    id: row.id,
+    name: row.name,
+    config: { kind: transport, url: row.url, headers: await readHeaders(row.secrets) },
+  };
 }

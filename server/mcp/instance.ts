@@ -5,7 +5,7 @@ import { getDb } from "../db.ts";
 import { env } from "../env.ts";
 import { loadAdminConnectors, type AdminConnector } from "./admin-file.ts";
 import { ConnectionPool } from "./connections.ts";
-import { getConnectorConfig, syncAdminConnectors } from "./connectors.ts";
+import { resolveConnector as resolveConnectorRow, syncAdminConnectors } from "./connectors.ts";
 import { McpRegistry, type ResolvedConnector } from "./registry.ts";
 import { assertPublicUrl } from "./url-guard.ts";
 
@@ -32,12 +32,8 @@ async function createRuntime(): Promise<McpRuntime> {
     checkUrl: (url) =>
       adminUrls.has(url) ? Promise.resolve() : assertPublicUrl(url, { allowPrivate: env.MCP_ALLOW_PRIVATE_URLS }),
   });
-  const resolveConnector = async (connectorId: string): Promise<ResolvedConnector | null> => {
-    const row = await db.connector.findUnique({ where: { id: connectorId }, select: { id: true, name: true } });
-    if (!row) return null;
-    const config = await getConnectorConfig(db, connectorId, adminConnectors);
-    return config ? { id: row.id, name: row.name, config } : null;
-  };
+  const resolveConnector = (connectorId: string): Promise<ResolvedConnector | null> =>
+    resolveConnectorRow(db, connectorId, adminConnectors);
   const registry = new McpRegistry({
     db,
     pool,
