@@ -1,6 +1,7 @@
 // The registry bench's wiring: the CONNECTORS admin connectors as database rows (their configs run
 // bench/mcp-tool-server.ts over stdio), sessions bound to all of them, the connector lookup the app
-// uses (a copy of server/mcp/instance.ts's, which cannot be imported without the app's env), and an
+// uses (server/mcp/instance.ts's: connectors.ts' resolveConnector over the admin list; instance.ts
+// itself cannot be imported without the app's env), and an
 // in-memory ConnectionPool that hands out the fixture's tool lists without any MCP I/O, so the warm
 // figures time the registry (its Postgres reads and writes, naming, policy) and the renderers only.
 import path from "node:path";
@@ -8,7 +9,7 @@ import path from "node:path";
 import type { Db } from "../server/db.ts";
 import type { AdminConnector } from "../server/mcp/admin-file.ts";
 import { ConnectionPool, type McpCallResult, type McpTool } from "../server/mcp/connections.ts";
-import { getConnectorConfig } from "../server/mcp/connectors.ts";
+import { resolveConnector } from "../server/mcp/connectors.ts";
 import { McpRegistry, type ResolvedConnector } from "../server/mcp/registry.ts";
 import { connectorToolLists } from "./registry-fixture.ts";
 
@@ -19,7 +20,7 @@ export type Resolver = (connectorId: string) => Promise<ResolvedConnector | null
 
 export type BenchConnectors = {
   ids: string[];
-  /** As the app resolves a connector: its row, then its config (a second read of the row). */
+  /** As the app resolves a connector: one read of its row, its config from the admin list. */
   resolveLikeApp: Resolver;
   /** The same answers from memory (no database reads). */
   resolveFromMemory: Resolver;
@@ -65,12 +66,7 @@ export async function createBenchConnectors(db: Db): Promise<BenchConnectors> {
   const byId = new Map(rows.map((row, index) => [row.id, lists[index]!.tools]));
   return {
     ids: rows.map((row) => row.id),
-    resolveLikeApp: async (connectorId) => {
-      const row = await db.connector.findUnique({ where: { id: connectorId }, select: { id: true, name: true } });
-      if (!row) return null;
-      const config = await getConnectorConfig(db, connectorId, admin);
-      return config ? { id: row.id, name: row.name, config } : null;
-    },
+    resolveLikeApp: (connectorId) => resolveConnector(db, connectorId, admin),
     resolveFromMemory: (connectorId) => Promise.resolve(resolved.get(connectorId) ?? null),
     createInMemoryPool: () => new InMemoryPool(byId),
   };

@@ -3,23 +3,49 @@
 // `toolsRevision` atomically in Postgres and stores the immutable snapshot of that revision: the
 // tools with the name each provider is shown and the reverse map back to connector + tool. Turns read
 // the latest snapshot right before every model request, so a change applies from the next request.
+// Storage is content-addressed: tool lists and per-connector selections are stored once per hash
+// (tool-lists.ts) and a revision's row holds only the hashes (snapshot-manifest.ts), written with
+// the revision bump in one compare-and-set statement (revision-store.ts). Any instance reads any
+// revision back, including ones it never built.
 // Tool policy is applied here too: `deny` tools and tools outside the chat persona's allowlist are
 // not in the snapshot at all, and every tool that is carries its policy (`allow` or `ask`).
 // As a ToolSource it also runs calls, resolving them through the snapshot to exactly one tool.
+// Connections are taken on behalf of the chat's owner (connection-keys.ts): a connector with
+// per-user credentials lists and runs tools with that user's own account, never another's.
 import type { Db } from "../db.ts";
 import { AppError } from "../errors.ts";
-import { effectivePolicy, isAllowedByPersona, type ExposedPolicy, type ToolPolicy } from "../policy/rules.ts";
-import { exposeToolNames, ToolNameCollisionError } from "../providers/tool-names.ts";
+import type { ExposedPolicy } from "../policy/rules.ts";
 import { builtinTools, type BuiltinTool } from "../session/builtin-tools.ts";
 import type { JsonValue, ToolSpec } from "../session/canonical.ts";
 import { appendEvent } from "../session/events.ts";
 import { ToolError, type ToolCallRequest, type ToolOutcome, type ToolSource } from "../session/tool-runner.ts";
-import type { ConnectionPool, McpTool } from "./connections.ts";
+import { connectionKey, parseConnectionKey } from "./connection-keys.ts";
+import type { ConnectionPool } from "./connections.ts";
+import {
+  commitRevision,
+  fetchSelections,
+  fetchToolLists,
+  readRegistryState,
+  readRevision,
+  type Binding,
+} from "./revision-store.ts";
+import {
+  buildManifest,
+  buildSelections,
+  expandSelections,
+  type ListSource,
+  type Selection,
+} from "./snapshot-manifest.ts";
+import { composeTools } from "./compose-tools.ts";
 import { callMcpTool } from "./tool-call.ts";
+import { hashToolList, HashedStore } from "./tool-lists.ts";
+import type { McpTool } from "./connections.ts";
 import type { ConnectorConfig } from "./transports.ts";
 
 export const BUILTIN_CONNECTOR = "builtin";
 const SNAPSHOT_CACHE_LIMIT = 1_000;
+/** Compare-and-set attempts of one rebuild before it gives up (each loss means another rebuild won). */
+const MAX_COMMIT_ATTEMPTS = 20;
 const cacheKey = (sessionId: string, revision: number) => `${sessionId}:${revision}`;
 
 /** A tool of a snapshot: what the model sees, where it lives, and whether its calls need approval. */
@@ -39,22 +65,29 @@ export type RegistryOptions = {
   listTimeoutMs?: number;
 };
 
-type Binding = {
-  connectorId: string;
-  enabled: boolean;
-  disabledTools: string[];
-  policy: ToolPolicy;
-  toolPolicies: unknown;
-};
-type ToolEntry = Omit<RegistryTool, "exposedName" | "policy"> & { policy: ToolPolicy };
-
 export class McpRegistry implements ToolSource {
   private readonly builtins: readonly BuiltinTool[];
+  /** The built-ins as a tool list of the `builtin` connector, stored by hash like any other. */
+  private readonly builtinList: ListSource;
+  private readonly lists: HashedStore<readonly McpTool[]>;
+  private readonly selections: HashedStore<Selection>;
   private readonly rebuilds = new Map<string, Promise<number>>();
   private readonly cache = new Map<string, RegistrySnapshot>();
+  /** Per session, the connectors that were on at its last build (see resolveAhead). */
+  private readonly lastEnabled = new Map<string, string[]>();
+  /** Session owners never change, so each is read once. */
+  private readonly owners = new Map<string, string>();
 
   constructor(private readonly options: RegistryOptions) {
     this.builtins = options.builtins ?? builtinTools;
+    const builtinList = this.builtins.map((tool) => ({
+      name: tool.canonicalName.slice(BUILTIN_CONNECTOR.length + 1),
+      description: tool.description,
+      inputSchema: tool.inputSchema,
+    }));
+    this.builtinList = { name: BUILTIN_CONNECTOR, list: hashToolList(builtinList) };
+    this.lists = new HashedStore((hashes) => fetchToolLists(options.db, hashes));
+    this.selections = new HashedStore((hashes) => fetchSelections(options.db, hashes));
   }
 
   /** The latest snapshot; the first call for a session builds revision 1. */
@@ -66,12 +99,19 @@ export class McpRegistry implements ToolSource {
       await this.rebuild(sessionId, "initial");
       return this.snapshot(sessionId);
     }
-    const cached = this.cache.get(cacheKey(sessionId, session.toolsRevision));
+    return this.snapshotAt(sessionId, session.toolsRevision);
+  }
+
+  /** One stored revision, whichever instance built it; immutable, so read once and then kept. */
+  async snapshotAt(sessionId: string, revision: number): Promise<RegistrySnapshot> {
+    const cached = this.cache.get(cacheKey(sessionId, revision));
     if (cached) return cached;
-    const row = await db.toolSnapshot.findUniqueOrThrow({
-      where: { sessionId_revision: { sessionId, revision: session.toolsRevision } },
-    });
-    return this.remember(sessionId, { revision: row.revision, tools: row.tools as RegistryTool[] });
+    const stored = await readRevision(this.options.db, sessionId, revision);
+    if (stored.kind === "tools") return this.remember(sessionId, { revision, tools: stored.tools });
+    const selections = await this.selections.load(stored.manifest.selections);
+    const ordered = stored.manifest.selections.map((hash) => selections.get(hash)!);
+    const lists = await this.lists.load(ordered.map((selection) => selection.list));
+    return this.remember(sessionId, { revision, tools: expandSelections(ordered, lists) });
   }
 
   /** Revisions are immutable, so a snapshot read once (or just built) is kept in memory. */
@@ -82,7 +122,7 @@ export class McpRegistry implements ToolSource {
   }
 
   async call(sessionId: string, request: ToolCallRequest, signal: AbortSignal): Promise<ToolOutcome> {
-    const snapshot = await this.snapshot(sessionId);
+    const snapshot = await this.snapshotAt(sessionId, request.revision); // cached: the request just read it
     const tool = snapshot.tools.find((candidate) => candidate.canonicalName === request.canonicalName);
     if (!tool) throw new ToolError("unknown_tool", `The tool ${request.canonicalName} is not available in this chat.`);
     if (tool.connectorId === BUILTIN_CONNECTOR) return this.callBuiltin(tool, request.args, signal);
@@ -90,7 +130,7 @@ export class McpRegistry implements ToolSource {
     if (!connector) throw new ToolError("unknown_tool", `The connector of ${tool.canonicalName} was removed.`);
     return callMcpTool(
       this.options.pool,
-      connector.id,
+      connectionKey(connector, await this.ownerOf(sessionId)),
       connector.config,
       { name: tool.toolName, description: tool.description, inputSchema: tool.inputSchema },
       request.args,
@@ -117,10 +157,14 @@ export class McpRegistry implements ToolSource {
     });
   }
 
-  /** Rebuilds every session that has this connector switched on (list_changed, health changes). */
-  async rebuildForConnector(connectorId: string, reason: string): Promise<void> {
+  /**
+   * Rebuilds every session that has this connection's connector switched on (list_changed, health
+   * changes); for a per-user connection key, only that user's sessions.
+   */
+  async rebuildForConnector(key: string, reason: string): Promise<void> {
+    const { connectorId, userId } = parseConnectionKey(key);
     const bindings = await this.options.db.sessionConnector.findMany({
-      where: { connectorId, enabled: true },
+      where: { connectorId, enabled: true, ...(userId !== null && { session: { ownerId: userId } }) },
       select: { sessionId: true },
     });
     await Promise.all(bindings.map((binding) => this.rebuild(binding.sessionId, reason).catch(() => undefined)));
@@ -137,92 +181,98 @@ export class McpRegistry implements ToolSource {
     return { output: await builtin.run(args, signal), isError: false };
   }
 
-  private async listConnectorTools(bindings: Binding[]): Promise<Map<string, { name: string; tools: McpTool[] }>> {
-    const lists = new Map<string, { name: string; tools: McpTool[] }>();
+  private async ownerOf(sessionId: string): Promise<string> {
+    const known = this.owners.get(sessionId);
+    if (known) return known;
+    const session = await this.options.db.chatSession.findUnique({
+      where: { id: sessionId },
+      select: { ownerId: true },
+    });
+    if (!session) throw new ToolError("unknown_tool", "This chat no longer exists.");
+    if (this.owners.size >= SNAPSHOT_CACHE_LIMIT) this.owners.delete(this.owners.keys().next().value!);
+    this.owners.set(sessionId, session.ownerId);
+    return session.ownerId;
+  }
+
+  /**
+   * The tool lists of the switched-on connectors (a connector removed, unreadable or unhealthy has
+   * none this revision). `resolving` holds connector lookups already under way.
+   */
+  private async listConnectorTools(
+    bindings: Binding[],
+    ownerId: string,
+    resolving: Map<string, Promise<ResolvedConnector | null>>,
+  ): Promise<Map<string, ListSource>> {
+    const lists = new Map<string, ListSource>();
     await Promise.all(
       bindings
         .filter((binding) => binding.enabled)
-        .map(async (binding) => {
-          const connector = await this.options.resolveConnector(binding.connectorId).catch((error: unknown) => {
-            console.warn(`[patchbay] connector ${binding.connectorId} cannot be used:`, (error as Error).message);
-            return null;
-          });
-          if (!connector) return; // removed, or its secrets unreadable: no tools this revision
+        .map(async ({ connectorId }) => {
+          const connector = await (resolving.get(connectorId) ?? this.resolve(connectorId));
+          if (!connector) return;
           const signal = AbortSignal.timeout(this.options.listTimeoutMs ?? 15_000);
-          const tools = await this.options.pool.listTools(connector.id, connector.config, signal).catch(() => null);
-          if (tools) lists.set(connector.id, { name: connector.name, tools }); // unhealthy: no tools this revision
+          const key = connectionKey(connector, ownerId);
+          const tools = await this.options.pool.listTools(key, connector.config, signal).catch(() => null);
+          if (tools) lists.set(connector.id, { name: connector.name, list: hashToolList(tools) });
         }),
     );
     return lists;
   }
 
-  /** The snapshot's tools: built-ins and switched-on tools, minus denied ones and those the persona leaves out. */
-  private composeTools(
-    bindings: Binding[],
-    lists: Map<string, { name: string; tools: McpTool[] }>,
-    allowlist: string[] | null,
-  ): RegistryTool[] {
-    const candidates: ToolEntry[] = this.builtins.map((tool) => ({
-      canonicalName: tool.canonicalName,
-      description: tool.description,
-      inputSchema: tool.inputSchema,
-      connectorId: BUILTIN_CONNECTOR,
-      toolName: tool.canonicalName.slice(BUILTIN_CONNECTOR.length + 1),
-      policy: "allow",
-    }));
-    for (const binding of bindings) {
-      const list = binding.enabled ? lists.get(binding.connectorId) : undefined;
-      for (const tool of list?.tools ?? []) {
-        if (binding.disabledTools.includes(tool.name)) continue;
-        candidates.push({
-          canonicalName: `${list!.name}.${tool.name}`,
-          description: tool.description,
-          inputSchema: tool.inputSchema,
-          connectorId: binding.connectorId,
-          toolName: tool.name,
-          policy: effectivePolicy(binding, tool.name),
-        });
-      }
-    }
-    const entries = candidates.flatMap(({ policy, ...entry }) =>
-      policy !== "deny" && isAllowedByPersona(allowlist, entry.canonicalName) ? [{ ...entry, policy }] : [],
+  /** A connector's config, or null (and a warning) when it is removed or its secrets are unreadable. */
+  private resolve(connectorId: string): Promise<ResolvedConnector | null> {
+    return this.options.resolveConnector(connectorId).catch((error: unknown) => {
+      console.warn(`[patchbay] connector ${connectorId} cannot be used:`, (error as Error).message);
+      return null;
+    });
+  }
+
+  /**
+   * Starts looking up the connectors that were on at the session's last build (they usually still
+   * are), so those reads overlap the read of the session's state. Lookups only read configs: no
+   * connection is opened for a connector that turns out to be off.
+   */
+  private resolveAhead(sessionId: string): Map<string, Promise<ResolvedConnector | null>> {
+    return new Map((this.lastEnabled.get(sessionId) ?? []).map((id) => [id, this.resolve(id)]));
+  }
+
+  private noteEnabled(sessionId: string, bindings: Binding[]): void {
+    if (this.lastEnabled.size >= SNAPSHOT_CACHE_LIMIT) this.lastEnabled.delete(this.lastEnabled.keys().next().value!);
+    this.lastEnabled.set(
+      sessionId,
+      bindings.filter((binding) => binding.enabled).map((binding) => binding.connectorId),
     );
-    let names: Map<string, string>;
-    try {
-      names = exposeToolNames(entries.map((entry) => entry.canonicalName));
-    } catch (error) {
-      if (error instanceof ToolNameCollisionError)
-        throw new AppError("conflict:tools", error.message, { cause: error });
-      throw error;
-    }
-    return entries.map((entry) => ({ ...entry, exposedName: names.get(entry.canonicalName)! }));
   }
 
   private async buildRevision(sessionId: string, reason: string): Promise<number> {
     const { db } = this.options;
-    const candidates = await db.sessionConnector.findMany({ where: { sessionId } });
-    const lists = await this.listConnectorTools(candidates);
-    const built = await db.$transaction(async (tx) => {
-      await tx.$queryRaw`SELECT id FROM "ChatSession" WHERE id = ${sessionId} FOR UPDATE`;
-      const bindings = await tx.sessionConnector.findMany({ where: { sessionId } });
-      const chat = await tx.chatSession.findUnique({
-        where: { id: sessionId },
-        select: { persona: { select: { toolAllowlist: true } } },
+    const ownerId = await this.ownerOf(sessionId);
+    for (let attempt = 0; attempt < MAX_COMMIT_ATTEMPTS; attempt++) {
+      const resolving = this.resolveAhead(sessionId);
+      const state = await readRegistryState(db, sessionId);
+      if (!state) throw new ToolError("unknown_tool", "This chat no longer exists.");
+      this.noteEnabled(sessionId, state.bindings);
+      const lists = await this.listConnectorTools(state.bindings, ownerId, resolving);
+      const tools = composeTools(this.builtinList, state.bindings, lists, state.allowlist);
+      lists.set(BUILTIN_CONNECTOR, this.builtinList);
+      const sources = [...lists.values()].map((source) => source.list);
+      const selections = buildSelections(tools, lists);
+      const revision = await commitRevision(db, {
+        sessionId,
+        readAt: state.revision,
+        pendingLists: this.lists.pendingRows(sources),
+        pendingSelections: this.selections.pendingRows(selections),
+        manifest: buildManifest(selections),
+        reason,
       });
-      const tools = this.composeTools(bindings, lists, chat?.persona?.toolAllowlist ?? null);
-      const session = await tx.chatSession.update({
-        where: { id: sessionId },
-        data: { toolsRevision: { increment: 1 } },
-        select: { toolsRevision: true },
-      });
-      // Raw SQL with the JSON serialised once: a snapshot can hold hundreds of tools' schemas.
-      await tx.$executeRaw`INSERT INTO "ToolSnapshot" ("sessionId", "revision", "tools", "reason")
-        VALUES (${sessionId}, ${session.toolsRevision}, ${JSON.stringify(tools)}::jsonb, ${reason})`;
-      return { revision: session.toolsRevision, tools };
-    });
-    this.remember(sessionId, built); // only once committed: another instance may reuse the number otherwise
-    const { revision } = built;
-    await appendEvent(db, { sessionId, type: "tools.changed", data: { revision, reason } });
-    return revision;
+      // Stored either way: the statement inserts them whether or not its compare-and-set wins.
+      for (const { hash, value } of sources) this.lists.remember(hash, value);
+      for (const { hash, value } of selections) this.selections.remember(hash, value);
+      if (revision === null) continue; // another instance's rebuild won: read the bindings again
+      this.remember(sessionId, { revision, tools }); // only once committed: another instance may reuse the number otherwise
+      await appendEvent(db, { sessionId, type: "tools.changed", data: { revision, reason } });
+      return revision;
+    }
+    throw new AppError("conflict:tools", "The chat's tools kept changing while they were being updated; try again.");
   }
 }

@@ -1,0 +1,81 @@
+import { describe, expect, it } from "vitest";
+
+import { AppError } from "../errors.ts";
+import { shortHash } from "../providers/tool-names.ts";
+import { composeTools } from "./compose-tools.ts";
+import type { McpTool } from "./connections.ts";
+import type { Binding } from "./revision-store.ts";
+import type { ListSource } from "./snapshot-manifest.ts";
+import { hashToolList } from "./tool-lists.ts";
+
+const source = (name: string, tools: string[]): ListSource => ({
+  name,
+  list: hashToolList(
+    tools.map((tool): McpTool => ({ name: tool, description: tool, inputSchema: { type: "object" } })),
+  ),
+});
+const builtins = source("builtin", ["current_time"]);
+const binding = (connectorId: string, patch: Partial<Binding> = {}): Binding => ({
+  connectorId,
+  enabled: true,
+  disabledTools: [],
+  policy: "allow",
+  toolPolicies: {},
+  ...patch,
+});
+
+describe("composeTools", () => {
+  const lists = new Map([
+    ["gh", source("github", ["search", "create_issue", "delete_repo", "constructor"])],
+    ["ln", source("linear", ["search"])],
+  ]);
+
+  it("lists built-ins first, then each switched-on connector's tools in binding and list order", () => {
+    const tools = composeTools(builtins, [binding("ln"), binding("gh")], lists, null);
+    expect(tools.map((tool) => tool.canonicalName)).toEqual([
+      "builtin.current_time",
+      "linear.search",
+      "github.search",
+      "github.create_issue",
+      "github.delete_repo",
+      "github.constructor",
+    ]);
+    expect(tools.find((tool) => tool.canonicalName === "github.search")).toMatchObject({
+      connectorId: "gh",
+      toolName: "search",
+      exposedName: "github_search",
+      policy: "allow",
+    });
+  });
+
+  it("leaves out switched-off connectors and tools, denied tools and tools outside the allowlist", () => {
+    const bindings = [
+      binding("gh", {
+        disabledTools: ["search"],
+        policy: "ask",
+        toolPolicies: { delete_repo: "deny", constructor: "allow" },
+      }),
+      binding("ln", { enabled: false }),
+    ];
+    const tools = composeTools(builtins, bindings, lists, ["github.*"]);
+    expect(tools.map((tool) => [tool.canonicalName, tool.policy])).toEqual([
+      ["github.create_issue", "ask"],
+      ["github.constructor", "allow"],
+    ]);
+  });
+
+  it("tells colliding names apart by a hash of each canonical name, and refuses a set it cannot", () => {
+    const clash = new Map([
+      ["a", source("a", ["b_c"])],
+      ["b", source("a_b", ["c"])],
+    ]);
+    const tools = composeTools(builtins, [binding("a"), binding("b")], clash, null);
+    expect(tools.slice(1).map((tool) => tool.exposedName)).toEqual([
+      `a_b_c_${shortHash("a.b_c")}`,
+      `a_b_c_${shortHash("a_b.c")}`,
+    ]);
+    // A third tool literally named like one of those disambiguated names.
+    clash.set("b", source("a_b", ["c", `c_${shortHash("a.b_c")}`]));
+    expect(() => composeTools(builtins, [binding("a"), binding("b")], clash, null)).toThrow(AppError);
+  });
+});

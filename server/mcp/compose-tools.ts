@@ -1,0 +1,57 @@
+// The tool set of one registry revision, pure: built-in tools, then each switched-on connector's
+// tools in binding and list order, minus tools switched off, tools whose policy (the tool's own
+// override, else the connector's) is `deny`, and tools outside the persona's allowlist; each with the
+// name the model is shown (tool-names.ts: a pure function of the canonical names, so stable across
+// revisions and independent of connection order). A collision that cannot be resolved is an error
+// for the user, never a silently dropped tool.
+import { AppError } from "../errors.ts";
+import { isAllowedByPersona, parseToolPolicies } from "../policy/rules.ts";
+import { exposeToolNames, ToolNameCollisionError } from "../providers/tool-names.ts";
+import { BUILTIN_CONNECTOR, type RegistryTool } from "./registry.ts";
+import type { Binding } from "./revision-store.ts";
+import type { ListSource } from "./snapshot-manifest.ts";
+
+type ToolEntry = Omit<RegistryTool, "exposedName">;
+type ToolSwitches = Pick<Binding, "policy" | "toolPolicies"> & { disabledTools: readonly string[] };
+
+const BUILTIN_SWITCHES: ToolSwitches = { disabledTools: [], policy: "allow", toolPolicies: {} };
+
+export function composeTools(
+  builtins: ListSource,
+  bindings: readonly Binding[],
+  lists: ReadonlyMap<string, ListSource>,
+  allowlist: readonly string[] | null,
+): RegistryTool[] {
+  const entries: ToolEntry[] = [];
+  addSelectedTools(entries, BUILTIN_CONNECTOR, builtins, BUILTIN_SWITCHES, allowlist);
+  for (const binding of bindings) {
+    const source = binding.enabled ? lists.get(binding.connectorId) : undefined;
+    if (source) addSelectedTools(entries, binding.connectorId, source, binding, allowlist);
+  }
+  let names: Map<string, string>;
+  try {
+    names = exposeToolNames(entries.map((entry) => entry.canonicalName));
+  } catch (error) {
+    if (error instanceof ToolNameCollisionError) throw new AppError("conflict:tools", error.message, { cause: error });
+    throw error;
+  }
+  return entries.map((entry) => ({ ...entry, exposedName: names.get(entry.canonicalName)! }));
+}
+
+/** Appends the connector's tools that are on, not denied and allowed by the persona, with their policy. */
+function addSelectedTools(
+  entries: ToolEntry[],
+  connectorId: string,
+  source: ListSource,
+  switches: ToolSwitches,
+  allowlist: readonly string[] | null,
+): void {
+  const disabled = new Set(switches.disabledTools);
+  const overrides = parseToolPolicies(switches.toolPolicies);
+  for (const { name, description, inputSchema } of source.list.value) {
+    const policy = Object.hasOwn(overrides, name) ? overrides[name]! : switches.policy;
+    const canonicalName = `${source.name}.${name}`;
+    if (disabled.has(name) || policy === "deny" || !isAllowedByPersona(allowlist, canonicalName)) continue;
+    entries.push({ canonicalName, description, inputSchema, connectorId, toolName: name, policy });
+  }
+}

@@ -1,0 +1,104 @@
+// The registry's Postgres side, one statement per step so a revision costs two round trips:
+// - readRegistryState: the session's revision, its persona's allowlist and its connector bindings,
+//   from one statement (so one consistent view).
+// - commitRevision: stores the tool lists and selections not yet known to be stored (content-
+//   addressed, snapshot-manifest.ts), bumps ChatSession.toolsRevision and inserts the revision's
+//   manifest, atomically (one statement), and only if the revision is still the one the state was
+//   read at (compare-and-set). A concurrent rebuild elsewhere makes it return null; the caller reads
+//   again and recomposes, so the highest revision always reflects the bindings as they were after
+//   the last change. Lists and selections it stored stay (they are immutable and shared).
+// - readRevision: one revision back: its manifest or, for revisions stored before manifests, the
+//   whole tool array the row holds; fetchToolLists / fetchSelections read content by hash.
+import { z } from "zod";
+
+import type { Db } from "../db.ts";
+import { toolPolicySchema } from "../policy/rules.ts";
+import type { McpTool } from "./connections.ts";
+import type { RegistryTool } from "./registry.ts";
+import { selectionSchema, snapshotManifestSchema, type Selection, type SnapshotManifest } from "./snapshot-manifest.ts";
+
+const bindingSchema = z.object({
+  connectorId: z.string(),
+  enabled: z.boolean(),
+  disabledTools: z.array(z.string()),
+  policy: toolPolicySchema,
+  toolPolicies: z.unknown(),
+});
+export type Binding = z.infer<typeof bindingSchema>;
+export type RegistryState = { revision: number; allowlist: string[] | null; bindings: Binding[] };
+
+/** The session's registry inputs, or null when the session does not exist. */
+export async function readRegistryState(db: Db, sessionId: string): Promise<RegistryState | null> {
+  const rows = await db.$queryRaw<{ revision: number; allowlist: string[] | null; bindings: unknown }[]>`
+    SELECT s."toolsRevision" AS revision, p."toolAllowlist" AS allowlist,
+      COALESCE((
+        SELECT json_agg(json_build_object(
+            'connectorId', b."connectorId", 'enabled', b."enabled", 'disabledTools', b."disabledTools",
+            'policy', b."policy", 'toolPolicies', b."toolPolicies")
+          ORDER BY b."createdAt", b."connectorId")
+        FROM "SessionConnector" b WHERE b."sessionId" = s.id), '[]'::json) AS bindings
+    FROM "ChatSession" s LEFT JOIN "Persona" p ON p.id = s."personaId"
+    WHERE s.id = ${sessionId}`;
+  const row = rows[0];
+  if (!row) return null;
+  return { revision: row.revision, allowlist: row.allowlist, bindings: z.array(bindingSchema).parse(row.bindings) };
+}
+
+export type RevisionWrite = {
+  sessionId: string;
+  /** The revision the state was read at; the write happens only if it is still the latest. */
+  readAt: number;
+  /** JSON arrays of `{ hash, value }` rows to insert (HashedStore.pendingRows). */
+  pendingLists: string;
+  pendingSelections: string;
+  manifest: SnapshotManifest;
+  reason: string;
+};
+
+/** The new revision number, or null if another rebuild got there first (nothing but lists was written). */
+export async function commitRevision(db: Db, write: RevisionWrite): Promise<number | null> {
+  const { sessionId, readAt, pendingLists, pendingSelections, manifest, reason } = write;
+  // updatedAt as Prisma's @updatedAt would set it: a registry change counts as a change of the chat.
+  const rows = await db.$queryRaw<{ revision: number }[]>`
+    WITH lists AS (
+      INSERT INTO "ToolList" ("hash", "tools")
+      SELECT row->>'hash', row->'value' FROM json_array_elements(${pendingLists}::json) AS row
+      ON CONFLICT ("hash") DO NOTHING
+    ), selections AS (
+      INSERT INTO "ToolSelection" ("hash", "selection")
+      SELECT row->>'hash', row->'value' FROM json_array_elements(${pendingSelections}::json) AS row
+      ON CONFLICT ("hash") DO NOTHING
+    ), bumped AS (
+      UPDATE "ChatSession" SET "toolsRevision" = "toolsRevision" + 1, "updatedAt" = now() AT TIME ZONE 'UTC'
+      WHERE id = ${sessionId} AND "toolsRevision" = ${readAt}
+      RETURNING "toolsRevision"
+    )
+    INSERT INTO "ToolSnapshot" ("sessionId", "revision", "manifest", "reason")
+    SELECT ${sessionId}, "toolsRevision", ${JSON.stringify(manifest)}::jsonb, ${reason} FROM bumped
+    RETURNING "revision"`;
+  return rows[0]?.revision ?? null;
+}
+
+export type StoredRevision =
+  | { revision: number; kind: "manifest"; manifest: SnapshotManifest }
+  | { revision: number; kind: "tools"; tools: RegistryTool[] };
+
+export async function readRevision(db: Db, sessionId: string, revision: number): Promise<StoredRevision> {
+  const row = await db.toolSnapshot.findUniqueOrThrow({
+    where: { sessionId_revision: { sessionId, revision } },
+    select: { revision: true, tools: true, manifest: true },
+  });
+  if (row.manifest !== null)
+    return { revision, kind: "manifest", manifest: snapshotManifestSchema.parse(row.manifest) };
+  return { revision, kind: "tools", tools: row.tools as RegistryTool[] };
+}
+
+export function fetchToolLists(db: Db, hashes: string[]): Promise<{ hash: string; value: McpTool[] }[]> {
+  return db.$queryRaw`SELECT "hash", "tools" AS value FROM "ToolList" WHERE "hash" = ANY(${hashes}::text[])`;
+}
+
+export async function fetchSelections(db: Db, hashes: string[]): Promise<{ hash: string; value: Selection }[]> {
+  const rows = await db.$queryRaw<{ hash: string; value: unknown }[]>`
+    SELECT "hash", "selection" AS value FROM "ToolSelection" WHERE "hash" = ANY(${hashes}::text[])`;
+  return rows.map((row) => ({ hash: row.hash, value: selectionSchema.parse(row.value) }));
+}
