@@ -23,7 +23,14 @@ import {
   type McpCallResult,
   type McpTool,
 } from "./connections.ts";
-import { type ConnectorConfig, createTransport, LineTail, STDERR_TAIL_LINES } from "./transports.ts";
+import { guardedFetch } from "./guarded-fetch.ts";
+import {
+  type ConnectorConfig,
+  type CreatedTransport,
+  createTransport,
+  LineTail,
+  STDERR_TAIL_LINES,
+} from "./transports.ts";
 
 const CLIENT_INFO = { name: "patchbay", version: "0.1.0" };
 const BACKOFF_START_MS = 500;
@@ -165,8 +172,7 @@ export class McpConnection {
       }
     };
     try {
-      if (this.config.kind !== "stdio") await this.options.checkUrl?.(this.config.url);
-      const { transport } = createTransport(this.config, this.stderr, this.options.authProvider?.(this.key));
+      const { transport } = await this.createTransport();
       // No signal for the SDK here: it would keep its listener and "cancel" initialize after success.
       const timeout = AbortSignal.timeout(this.connectTimeoutMs);
       await untilAborted(client.connect(transport, { timeout: this.connectTimeoutMs }), timeout);
@@ -175,7 +181,7 @@ export class McpConnection {
       if (this.health === "closed") throw this.closedError();
       if (error instanceof UnauthorizedError) {
         // No backoff retries: each would start a new authorization and void the URL the user holds.
-        this.setHealth("unhealthy");
+        this.setHealth("needs_authorization");
         throw this.unauthorized();
       }
       const reason = error instanceof ToolError ? `no answer within ${this.connectTimeoutMs} ms` : describe(error);
@@ -190,6 +196,16 @@ export class McpConnection {
     this.readyAt = Date.now();
     this.setHealth("ready");
     return client;
+  }
+
+  /** The SSRF check first; with an OAuth provider, the URLs its flow fetches are checked too. */
+  private async createTransport(): Promise<CreatedTransport> {
+    if (this.config.kind === "stdio") return createTransport(this.config, this.stderr);
+    const { checkUrl, authProvider } = this.options;
+    await checkUrl?.(this.config.url);
+    const provider = authProvider?.(this.key);
+    const fetch = provider && checkUrl ? guardedFetch(checkUrl, new URL(this.config.url).origin) : undefined;
+    return createTransport(this.config, this.stderr, provider, fetch);
   }
 
   private dropped(client: Client): void {
@@ -220,7 +236,16 @@ export class McpConnection {
   private callError(error: unknown, client: Client, signal: AbortSignal | undefined, timeoutMs: number): ToolError {
     if (error instanceof ToolError) return error;
     if (signal?.aborted) return abortError(signal);
-    if (error instanceof UnauthorizedError) return this.unauthorized();
+    if (error instanceof UnauthorizedError) {
+      // Tokens revoked or refresh refused mid-session: drop the client and wait for the user.
+      if (client === this.client) {
+        this.client = null;
+        this.tools = null;
+        void client.close().catch(() => undefined);
+      }
+      this.setHealth("needs_authorization");
+      return this.unauthorized();
+    }
     if (error instanceof McpError && error.code === Number(ErrorCode.RequestTimeout)) {
       return new ToolError("timeout", `The ${this.key} connector did not answer within ${formatSeconds(timeoutMs)}.`);
     }

@@ -15,7 +15,8 @@ import { McpConnection } from "./connection.ts";
 import { type ConnectorConfig } from "./transports.ts";
 
 export type McpTool = { name: string; description: string; inputSchema: Record<string, JsonValue> };
-export type ConnectionHealth = "idle" | "connecting" | "ready" | "unhealthy" | "closed";
+/** `needs_authorization`: the server wants the user to connect their account (OAuth) first. */
+export type ConnectionHealth = "idle" | "connecting" | "ready" | "unhealthy" | "needs_authorization" | "closed";
 export type ToolProgress = { progress: number; total?: number; message?: string };
 export type McpCallOptions = { signal: AbortSignal; timeoutMs: number; onProgress?: (progress: ToolProgress) => void };
 /** A tools/call result: `content` is the MCP content block array, as the server sent it. */
@@ -30,8 +31,9 @@ export type ConnectionPoolOptions = {
   checkUrl?: (url: string) => Promise<void>;
   /**
    * The OAuth provider for an HTTP/SSE connection, or undefined for none. OAuth tokens belong to one
-   * user, so a key that gets a provider must be per user. A connection that needs the user to
-   * authorize fails with a ToolError and waits (no background retries, which would restart the flow).
+   * user, so a key that gets a provider must be per user (see connection-keys.ts). A connection that
+   * needs the user to authorize turns `needs_authorization`, fails with a ToolError and waits (no
+   * background retries, which would restart the flow).
    */
   authProvider?: (key: string) => OAuthClientProvider | undefined;
 };

@@ -1,11 +1,18 @@
 // This process's MCP side, wired from env: the admin connectors (read from MCP_SERVERS_FILE and
 // synced into the database at start), the connection pool, and the registry that turns use as
 // their ToolSource. A connector's list_changed or health change rebuilds every session using it.
+// Connections with per-user credentials (connection-keys.ts) carry their user's McpOAuthProvider
+// over the Postgres token store; those never start an authorization themselves (`background`):
+// the user does, from the UI (oauth-accounts.ts).
 import { getDb } from "../db.ts";
 import { env } from "../env.ts";
 import { loadAdminConnectors, type AdminConnector } from "./admin-file.ts";
+import { parseConnectionKey } from "./connection-keys.ts";
 import { ConnectionPool } from "./connections.ts";
 import { resolveConnector as resolveConnectorRow, syncAdminConnectors } from "./connectors.ts";
+import { type OAuthAccountDeps } from "./oauth-accounts.ts";
+import { McpOAuthProvider } from "./oauth-provider.ts";
+import { PrismaMcpTokenStore } from "./oauth-store.ts";
 import { McpRegistry, type ResolvedConnector } from "./registry.ts";
 import { assertPublicUrl } from "./url-guard.ts";
 
@@ -15,6 +22,7 @@ type McpRuntime = {
   pool: ConnectionPool;
   adminConnectors: AdminConnector[];
   resolveConnector: (connectorId: string) => Promise<ResolvedConnector | null>;
+  oauth: OAuthAccountDeps;
 };
 
 const globalForMcp = globalThis as unknown as { patchbayMcp?: Promise<McpRuntime> };
@@ -25,12 +33,24 @@ async function createRuntime(): Promise<McpRuntime> {
   await syncAdminConnectors(db, adminConnectors);
   const events = { registry: null as McpRegistry | null };
   const adminUrls = new Set(adminConnectors.flatMap((c) => (c.config.kind === "stdio" ? [] : [c.config.url])));
+  // Re-checked at every connect: DNS answers change. The admin file is trusted as written.
+  const checkUrl = (url: string) =>
+    adminUrls.has(url) ? Promise.resolve() : assertPublicUrl(url, { allowPrivate: env.MCP_ALLOW_PRIVATE_URLS });
+  const store = new PrismaMcpTokenStore(db);
   const pool = new ConnectionPool({
     onToolsChanged: (key) => void events.registry?.rebuildForConnector(key, "list_changed"),
     onHealthChanged: (key) => void events.registry?.rebuildForConnector(key, "health"),
-    // Re-checked at every connect: DNS answers change. The admin file is trusted as written.
-    checkUrl: (url) =>
-      adminUrls.has(url) ? Promise.resolve() : assertPublicUrl(url, { allowPrivate: env.MCP_ALLOW_PRIVATE_URLS }),
+    checkUrl,
+    authProvider: (key) => {
+      const { connectorId, userId } = parseConnectionKey(key);
+      if (userId === null) return undefined;
+      return new McpOAuthProvider({
+        owner: { userId, connectorId },
+        store,
+        baseUrl: oauthBaseUrl(),
+        mode: "background",
+      });
+    },
   });
   const resolveConnector = (connectorId: string): Promise<ResolvedConnector | null> =>
     resolveConnectorRow(db, connectorId, adminConnectors);
@@ -42,7 +62,17 @@ async function createRuntime(): Promise<McpRuntime> {
     maxOutputChars: env.MCP_TOOL_OUTPUT_MAX_CHARS,
   });
   events.registry = registry;
-  return { db, registry, pool, adminConnectors, resolveConnector };
+  const oauth: OAuthAccountDeps = { db, pool, registry, resolveConnector, store, checkUrl };
+  return { db, registry, pool, adminConnectors, resolveConnector, oauth };
+}
+
+/**
+ * Patchbay's public origin for the OAuth redirect (`/api/mcp-oauth/callback`): AUTH_URL, else the
+ * origin the browser used, else the local default. Background connections never start an
+ * authorization, so the fallback only names the redirect in a first dynamic registration.
+ */
+export function oauthBaseUrl(requestOrigin?: string | null): string {
+  return env.AUTH_URL ?? requestOrigin ?? `http://localhost:${env.PORT}`;
 }
 
 export function getMcpRuntime(): Promise<McpRuntime> {

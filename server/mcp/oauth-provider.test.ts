@@ -286,6 +286,60 @@ describe("McpOAuthProvider", () => {
   });
 });
 
+describe("McpOAuthProvider modes", () => {
+  it("in the background never starts an authorization, so the URL the user holds stays valid", async () => {
+    const { store, sealer, server, alice } = setup();
+    expect(await auth(alice, { serverUrl: SERVER_URL, fetchFn: server.fetch })).toBe("REDIRECT");
+    const [url, state] = [await alice.pendingAuthorizationUrl(), await alice.pendingState()];
+
+    const background = new McpOAuthProvider({
+      owner: alice.owner,
+      store,
+      sealer,
+      baseUrl: BASE_URL,
+      mode: "background",
+    });
+    await expect(auth(background, { serverUrl: SERVER_URL, fetchFn: server.fetch })).rejects.toBeInstanceOf(
+      UnauthorizedError,
+    );
+    expect(await alice.pendingAuthorizationUrl()).toBe(url);
+    expect(await alice.pendingState()).toBe(state);
+  });
+
+  it("reauthorizes while the stored tokens keep working until the new ones arrive", async () => {
+    const { store, sealer, server, alice } = setup();
+    await connectAccount(alice, server);
+    const reconnect = new McpOAuthProvider({
+      owner: alice.owner,
+      store,
+      sealer,
+      baseUrl: BASE_URL,
+      mode: "reauthorize",
+    });
+    expect(await auth(reconnect, { serverUrl: SERVER_URL, fetchFn: server.fetch })).toBe("REDIRECT");
+    expect((await alice.tokens())?.access_token).toBe("access-1");
+
+    const { code, state } = server.approve((await reconnect.pendingAuthorizationUrl()) ?? "");
+    await completeMcpAuthorization({ provider: reconnect, serverUrl: SERVER_URL, code, state, fetchFn: server.fetch });
+    expect((await alice.tokens())?.access_token).toBe("access-2");
+  });
+
+  it("registers again for a new authorization when the stored client has another redirect URL", async () => {
+    const { store, sealer, server, alice } = setup();
+    await connectAccount(alice, server);
+    const elsewhere = new McpOAuthProvider({
+      owner: alice.owner,
+      store,
+      sealer,
+      baseUrl: "https://chat.example.net",
+      mode: "reauthorize",
+    });
+    expect(await elsewhere.clientInformation()).toBeUndefined();
+    expect(await auth(elsewhere, { serverUrl: SERVER_URL, fetchFn: server.fetch })).toBe("REDIRECT");
+    expect((await alice.clientInformation())?.client_id).toBe("client-2");
+  });
+});
+
 describe("ConnectionPool with McpOAuthProvider", () => {
   afterEach(() => vi.unstubAllGlobals());
 
@@ -302,7 +356,7 @@ describe("ConnectionPool with McpOAuthProvider", () => {
       pool.callTool(key, config, "whoami", {}, { signal: new AbortController().signal, timeoutMs: 5_000 });
     try {
       await expect(pool.listTools("github:alice", config)).rejects.toThrow(ToolError);
-      expect(pool.health("github:alice")).toBe("unhealthy");
+      expect(pool.health("github:alice")).toBe("needs_authorization");
       const authorizationUrl = (await alice.pendingAuthorizationUrl()) ?? "";
       expect(authorizationUrl).toContain(`${ISSUER}/authorize`);
 

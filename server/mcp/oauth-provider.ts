@@ -8,9 +8,14 @@
 //   the clear because the callback looks the owner up by it; it is single-use.
 // - `redirectToAuthorization` never navigates or throws: it records the URL, which the UI opens (or
 //   a headless test client follows), and the callback finishes with `completeMcpAuthorization`.
+// - A `background` provider (connections a chat or the registry opens) never starts an authorization:
+//   no page can be shown there, and a new `state` would void the URL the user is about to open.
 // - Whatever the SDK passes to `saveTokens` / `saveClientInformation` is stored unchanged (it carries
 //   the issuer the SDK checks before presenting a refresh token), so a rotated refresh token replaces
-//   the old one at once.
+//   the old one at once. Forgetting tokens after a refused refresh is a compare-and-set on the sealed
+//   value this provider read: if another instance rotated them meanwhile, they stay (and the SDK's
+//   retry reads them), so two concurrent refreshes never lose the newer refresh token.
+// - `state` is single-use: the callback consumes it atomically before trading the code.
 import { randomBytes } from "node:crypto";
 
 import {
@@ -48,6 +53,11 @@ export interface McpTokenStore {
   get(owner: McpOAuthOwner): Promise<McpOAuthRecord | null>;
   /** Merges `patch` into the owner's record (creating it); `null` clears a field. */
   update(owner: McpOAuthOwner, patch: Partial<McpOAuthRecord>): Promise<void>;
+  /**
+   * Compare-and-set: merges `patch` only if the owner's record exists and every field in `expected`
+   * still holds that value (`null` matches a cleared field); true when it did. Atomic per owner.
+   */
+  updateIf(owner: McpOAuthOwner, expected: Partial<McpOAuthRecord>, patch: Partial<McpOAuthRecord>): Promise<boolean>;
   /** The owner of a pending authorization, for the callback route. */
   findOwnerByState(state: string): Promise<McpOAuthOwner | null>;
   /** Forgets everything for the owner (the user disconnects the connector). */
@@ -84,6 +94,15 @@ export class InMemoryMcpTokenStore implements McpTokenStore {
     return Promise.resolve();
   }
 
+  updateIf(owner: McpOAuthOwner, expected: Partial<McpOAuthRecord>, patch: Partial<McpOAuthRecord>): Promise<boolean> {
+    const entry = this.records.get(ownerKey(owner));
+    const matches =
+      !!entry &&
+      Object.entries(expected).every(([field, value]) => entry.record[field as keyof McpOAuthRecord] === value);
+    if (matches) entry.record = { ...entry.record, ...patch };
+    return Promise.resolve(matches);
+  }
+
   findOwnerByState(state: string): Promise<McpOAuthOwner | null> {
     const entry = [...this.records.values()].find(({ record }) => record.state === state);
     return Promise.resolve(entry ? { ...entry.owner } : null);
@@ -104,8 +123,16 @@ function ownerKey(owner: McpOAuthOwner): string {
   return JSON.stringify([owner.userId, owner.connectorId]);
 }
 
+/**
+ * `default`: the SDK's usual flow. `background`: never starts an authorization (refresh still works);
+ * `reauthorize`: ignores stored tokens so `auth()` starts a new authorization ("Reconnect"), and
+ * registers again when the stored registration does not carry this redirect URL.
+ */
+export type McpOAuthMode = "default" | "background" | "reauthorize";
+
 export type McpOAuthProviderOptions = {
   owner: McpOAuthOwner;
+  mode?: McpOAuthMode;
   store: McpTokenStore;
   /** Patchbay's public origin (AUTH_URL); the callback is `${baseUrl}/api/mcp-oauth/callback`. */
   baseUrl: string;
@@ -129,9 +156,13 @@ export class McpOAuthProvider implements OAuthClientProvider {
   private readonly sealer: SecretSealer;
   private readonly callbackUrl: string;
   private readonly clientName: string;
+  private readonly mode: McpOAuthMode;
+  /** The sealed tokens this provider last read or wrote (undefined: neither), for the compare-and-set. */
+  private readSealedTokens: string | null | undefined;
 
   constructor(options: McpOAuthProviderOptions) {
     this.owner = { ...options.owner };
+    this.mode = options.mode ?? "default";
     this.store = options.store;
     this.sealer = options.sealer ?? instanceSealer;
     this.callbackUrl = mcpOAuthRedirectUrl(options.baseUrl);
@@ -153,25 +184,37 @@ export class McpOAuthProvider implements OAuthClientProvider {
   }
 
   async state(): Promise<string> {
+    if (this.mode === "background") {
+      throw new UnauthorizedError("Authorization needed: the user must connect their account to this connector.");
+    }
     const state = randomBytes(24).toString("base64url");
     await this.store.update(this.owner, { state });
     return state;
   }
 
-  clientInformation(): Promise<OAuthClientInformationMixed | undefined> {
-    return this.openJson<OAuthClientInformationMixed>("sealedClientInformation");
+  async clientInformation(): Promise<OAuthClientInformationMixed | undefined> {
+    const information = await this.openJson<OAuthClientInformationMixed>("sealedClientInformation");
+    const redirectUris = information && "redirect_uris" in information ? information.redirect_uris : undefined;
+    // Registered under another public URL: a new authorization needs a client for this redirect.
+    if (this.mode === "reauthorize" && redirectUris && !redirectUris.includes(this.callbackUrl)) return undefined;
+    return information;
   }
 
   async saveClientInformation(clientInformation: OAuthClientInformationMixed): Promise<void> {
     await this.store.update(this.owner, { sealedClientInformation: await this.sealJson(clientInformation) });
   }
 
-  tokens(): Promise<OAuthTokens | undefined> {
-    return this.openJson<OAuthTokens>("sealedTokens");
+  async tokens(): Promise<OAuthTokens | undefined> {
+    if (this.mode === "reauthorize") return undefined;
+    const sealed = (await this.store.get(this.owner))?.sealedTokens ?? null;
+    this.readSealedTokens = sealed;
+    return sealed ? (JSON.parse(await this.sealer.open(sealed)) as OAuthTokens) : undefined;
   }
 
   async saveTokens(tokens: OAuthTokens): Promise<void> {
-    await this.store.update(this.owner, { sealedTokens: await this.sealJson(tokens) });
+    const sealed = await this.sealJson(tokens);
+    await this.store.update(this.owner, { sealedTokens: sealed });
+    this.readSealedTokens = sealed;
   }
 
   async redirectToAuthorization(authorizationUrl: URL): Promise<void> {
@@ -198,6 +241,13 @@ export class McpOAuthProvider implements OAuthClientProvider {
   }
 
   async invalidateCredentials(scope: "all" | "client" | "tokens" | "verifier" | "discovery"): Promise<void> {
+    // A new authorization never used the stored tokens; they stay until its new ones replace them.
+    if (scope === "tokens" && this.mode === "reauthorize") return;
+    if (scope === "tokens" && this.readSealedTokens !== undefined) {
+      // Only the tokens the refused refresh used: newer ones another instance saved meanwhile stay.
+      await this.store.updateIf(this.owner, { sealedTokens: this.readSealedTokens }, { sealedTokens: null });
+      return;
+    }
     const patch: Partial<McpOAuthRecord> = {};
     if (scope === "all" || scope === "tokens") patch.sealedTokens = null;
     if (scope === "all" || scope === "client") patch.sealedClientInformation = null;
@@ -216,12 +266,17 @@ export class McpOAuthProvider implements OAuthClientProvider {
     return (await this.store.get(this.owner))?.state ?? null;
   }
 
+  /** Takes the pending `state` if it is `state`: true once, for one caller, per authorization. */
+  consumeState(state: string): Promise<boolean> {
+    return this.store.updateIf(this.owner, { state }, { state: null });
+  }
+
   /** Drops the single-use state, verifier and URL once an authorization finished (or was abandoned). */
   async clearPendingAuthorization(): Promise<void> {
     await this.store.update(this.owner, { state: null, sealedCodeVerifier: null, authorizationUrl: null });
   }
 
-  private async openJson<T>(field: "sealedTokens" | "sealedClientInformation"): Promise<T | undefined> {
+  private async openJson<T>(field: "sealedClientInformation"): Promise<T | undefined> {
     const sealed = (await this.store.get(this.owner))?.[field];
     return sealed ? (JSON.parse(await this.sealer.open(sealed)) as T) : undefined;
   }
@@ -242,17 +297,20 @@ export type CompleteAuthorizationInput = {
 };
 
 /**
- * Finishes an authorization at the callback: checks `state` against the owner's pending one, trades
- * the code for tokens (the SDK's `auth()`, reusing the saved discovery state), and clears the
- * single-use state, verifier and URL. Throws UnauthorizedError when the state does not match.
+ * Finishes an authorization at the callback: consumes `state` if it is the owner's pending one (so a
+ * replayed or concurrent callback fails), trades the code for tokens (the SDK's `auth()`, reusing the
+ * saved discovery state), and clears the verifier and URL whatever the outcome. Throws
+ * UnauthorizedError when the state does not match.
  */
 export async function completeMcpAuthorization(input: CompleteAuthorizationInput): Promise<void> {
   const { provider, serverUrl, code, state, fetchFn } = input;
-  const pending = await provider.pendingState();
-  if (!pending || state !== pending) {
+  if (!state || !(await provider.consumeState(state))) {
     throw new UnauthorizedError("The authorization response does not match a pending authorization.");
   }
-  const result = await auth(provider, { serverUrl, authorizationCode: code, fetchFn });
-  if (result !== "AUTHORIZED") throw new UnauthorizedError("The authorization server did not issue tokens.");
-  await provider.clearPendingAuthorization();
+  try {
+    const result = await auth(provider, { serverUrl, authorizationCode: code, fetchFn });
+    if (result !== "AUTHORIZED") throw new UnauthorizedError("The authorization server did not issue tokens.");
+  } finally {
+    await provider.clearPendingAuthorization();
+  }
 }

@@ -7,6 +7,7 @@ import type { Db } from "../db.ts";
 import { AppError } from "../errors.ts";
 import { DEFAULT_POLICY, parseToolPolicies, type ToolPolicy } from "../policy/rules.ts";
 import { getChatSession } from "../session/chat-sessions.ts";
+import { connectionKey } from "./connection-keys.ts";
 import type { ConnectionHealth, ConnectionPool } from "./connections.ts";
 import { listConnectors } from "./connectors.ts";
 import type { McpRegistry, ResolvedConnector } from "./registry.ts";
@@ -61,8 +62,9 @@ export async function getSessionTools(deps: Deps, ownerId: string, sessionId: st
     visible.map(async (connector): Promise<SessionConnectorDto> => {
       const binding = bindings.find((candidate) => candidate.connectorId === connector.id);
       const resolved = binding?.enabled ? await deps.resolveConnector(connector.id) : null;
+      const key = resolved ? connectionKey(resolved, ownerId) : connector.id;
       const listed = resolved
-        ? await pool.listTools(connector.id, resolved.config, AbortSignal.timeout(5_000)).catch(() => [])
+        ? await pool.listTools(key, resolved.config, AbortSignal.timeout(5_000)).catch(() => [])
         : [];
       const policy = binding?.policy ?? DEFAULT_POLICY;
       const overrides = parseToolPolicies(binding?.toolPolicies);
@@ -72,8 +74,8 @@ export async function getSessionTools(deps: Deps, ownerId: string, sessionId: st
         source: connector.source,
         enabled: binding?.enabled ?? false,
         policy,
-        health: pool.health(connector.id),
-        lastError: pool.lastError(connector.id) ?? null,
+        health: pool.health(key),
+        lastError: pool.lastError(key) ?? null,
         tools: listed.map((tool) => ({
           name: tool.name,
           exposedName: exposed.get(`${connector.id}/${tool.name}`) ?? null,

@@ -7,7 +7,7 @@ import { type OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.
 import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
 import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { type Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import { type FetchLike, type Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 
 export type ConnectorConfig =
   | { kind: "stdio"; command: string; args: string[]; env: Record<string, string>; cwd?: string }
@@ -25,20 +25,22 @@ const MAX_LINE_CHARS = 1_000;
 
 /**
  * `stderr` collects a stdio child's output; pass one tail to keep it across restarts. `authProvider`
- * (HTTP / SSE only) makes the SDK run the MCP authorization flow on 401 / 403 insufficient_scope.
+ * (HTTP / SSE only) makes the SDK run the MCP authorization flow on 401 / 403 insufficient_scope;
+ * `fetch` (HTTP / SSE only) replaces the global fetch, e.g. with guardedFetch.
  */
 export function createTransport(
   config: ConnectorConfig,
   stderr = new LineTail(STDERR_TAIL_LINES),
   authProvider?: OAuthClientProvider,
+  fetch?: FetchLike,
 ): CreatedTransport {
   if (config.kind === "stdio") return createStdioTransport(config, stderr);
   const url = new URL(config.url);
   const requestInit: RequestInit = { headers: { ...config.headers } };
   const transport =
     config.kind === "sse"
-      ? new SSEClientTransport(url, { requestInit, authProvider })
-      : new StreamableHTTPClientTransport(url, { requestInit, authProvider });
+      ? new SSEClientTransport(url, { requestInit, authProvider, fetch })
+      : new StreamableHTTPClientTransport(url, { requestInit, authProvider, fetch });
   return { transport, stderrTail: () => [] };
 }
 
