@@ -72,6 +72,51 @@ const schema = z
     OPENAI_COMPATIBLE_NAME: z.string().trim().min(1).default("Local models"),
     OPENAI_COMPATIBLE_MODELS: modelList(""),
     OPENAI_COMPATIBLE_NATIVE_TOOLS: booleanFlag(true),
+    PROVIDER_SUBSCRIPTIONS: z
+      .string()
+      .default("")
+      .transform((value) =>
+        value
+          .split(",")
+          .map((flow) => flow.trim())
+          .filter(Boolean),
+      )
+      .pipe(
+        z.array(
+          z.enum(["anthropic", "openai", "google"], { error: "lists anthropic, openai or google (comma-separated)" }),
+        ),
+      ),
+    ANTHROPIC_OAUTH_CLIENT_ID: z.string().trim().min(1).default("9d1c250a-e61b-44d9-88ed-5944d1962f5e"),
+    ANTHROPIC_OAUTH_AUTHORIZE_URL: z.url({ error: "must be a URL" }).default("https://claude.ai/oauth/authorize"),
+    ANTHROPIC_OAUTH_TOKEN_URL: z.url({ error: "must be a URL" }).default("https://platform.claude.com/v1/oauth/token"),
+    ANTHROPIC_OAUTH_REDIRECT_URI: z
+      .url({ error: "must be a URL" })
+      .default("https://platform.claude.com/oauth/code/callback"),
+    ANTHROPIC_OAUTH_SCOPES: z.string().trim().min(1).default("org:create_api_key user:profile user:inference"),
+    ANTHROPIC_SUBSCRIPTION_BASE_URL: z.url({ error: "must be a URL" }).default("https://api.anthropic.com/v1"),
+    ANTHROPIC_SUBSCRIPTION_MODELS: modelList("claude-sonnet-4-5,claude-opus-4-1,claude-haiku-4-5"),
+    OPENAI_OAUTH_ISSUER: z.url({ error: "must be a URL" }).default("https://auth.openai.com"),
+    OPENAI_OAUTH_CLIENT_ID: z.string().trim().min(1).default("app_EMoamEEZ73f0CkXaXp7hrann"),
+    CHATGPT_BASE_URL: z.url({ error: "must be a URL" }).default("https://chatgpt.com/backend-api/codex"),
+    CHATGPT_MODELS: modelList("gpt-5.1-codex-max,gpt-5.1-codex,gpt-5.1"),
+    GOOGLE_OAUTH_CLIENT_ID: z
+      .string()
+      .trim()
+      .min(1)
+      .default("681255809395-oo8ft2oprdrnp9e3aqf6av3hmdib135j.apps.googleusercontent.com"),
+    GOOGLE_OAUTH_CLIENT_SECRET: z.string().trim().min(1).default("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"),
+    GOOGLE_OAUTH_AUTHORIZE_URL: z
+      .url({ error: "must be a URL" })
+      .default("https://accounts.google.com/o/oauth2/v2/auth"),
+    GOOGLE_OAUTH_TOKEN_URL: z.url({ error: "must be a URL" }).default("https://oauth2.googleapis.com/token"),
+    GOOGLE_OAUTH_USERINFO_URL: z
+      .url({ error: "must be a URL" })
+      .default("https://www.googleapis.com/oauth2/v2/userinfo"),
+    GOOGLE_OAUTH_REDIRECT_URI: z.url({ error: "must be a URL" }).default("https://codeassist.google.com/authcode"),
+    CODE_ASSIST_BASE_URL: z.url({ error: "must be a URL" }).default("https://cloudcode-pa.googleapis.com"),
+    CODE_ASSIST_MODELS: modelList("gemini-2.5-pro,gemini-2.5-flash"),
+    GOOGLE_CLOUD_PROJECT: optionalString,
+    PROVIDER_ALLOW_PRIVATE_URLS: booleanFlag(true),
     TURN_MAX_STEPS: z.coerce.number({ error: "must be a number" }).int().min(1).max(100).default(8),
     TOOL_CALLS_PER_RESPONSE: z.coerce.number({ error: "must be a number" }).int().min(1).max(100).default(8),
     TOOL_CALLS_PER_MINUTE: z.coerce.number({ error: "must be a number" }).int().min(1).max(10_000).default(30),
@@ -94,6 +139,14 @@ const schema = z
       ["AUTH_OIDC_ISSUER", value.AUTH_OIDC_ISSUER, "AUTH_OIDC_ID", value.AUTH_OIDC_ID],
       ["AUTH_OIDC_ID", value.AUTH_OIDC_ID, "AUTH_OIDC_SECRET", value.AUTH_OIDC_SECRET],
     ];
+    if (value.NODE_ENV === "production" && value.DATABASE_URL && !value.PATCHBAY_ENCRYPTION_KEY) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["PATCHBAY_ENCRYPTION_KEY"],
+        message:
+          "is required in production with DATABASE_URL (it encrypts tokens and keys at rest; every instance needs the same key)",
+      });
+    }
     for (const [nameA, a, nameB, b] of pairs) {
       if ((a === undefined) !== (b === undefined)) {
         const missing = a === undefined ? nameA : nameB;

@@ -1,7 +1,9 @@
 // The app's tRPC router: one sub-router per resource. Add a router in ./routers and mount it here.
+import { accountsRouter } from "./routers/accounts.ts";
 import { chatRouter } from "./routers/chat.ts";
 import { connectorsRouter } from "./routers/connectors.ts";
 import { policyRouter } from "./routers/policy.ts";
+import { providerLoginsRouter } from "./routers/provider-logins.ts";
 import { sessionRouter } from "./routers/session.ts";
 import { toolsRouter } from "./routers/tools.ts";
 import { createCallerFactory, createTRPCRouter } from "./trpc.ts";
@@ -12,6 +14,8 @@ export const appRouter = createTRPCRouter({
   tools: toolsRouter,
   connectors: connectorsRouter,
   policy: policyRouter,
+  accounts: accountsRouter,
+  providerLogins: providerLoginsRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -19,6 +19,8 @@ export type ModelConnection = {
   provider: ProviderId;
   modelId: string;
   apiKey?: string;
+  /** Anthropic only: an OAuth bearer token instead of an API key (subscription accounts). */
+  authToken?: string;
   baseURL?: string;
   fetch?: typeof globalThis.fetch;
 };
@@ -62,7 +64,9 @@ export function createLanguageModel(connection: ModelConnection): LanguageModelV
   const { provider, modelId, baseURL, fetch } = connection;
   switch (provider) {
     case "anthropic":
-      return createAnthropic({ apiKey: requireKey(connection), baseURL, fetch })(modelId);
+      return connection.authToken
+        ? createAnthropic({ authToken: connection.authToken, baseURL, fetch })(modelId)
+        : createAnthropic({ apiKey: requireKey(connection), baseURL, fetch })(modelId);
     case "openai":
       return createOpenAI({ apiKey: requireKey(connection), baseURL, fetch }).responses(modelId);
     case "google":

@@ -1,8 +1,11 @@
 // Turns whatever a provider stream reports as an error (an APICallError, a mid-stream error event's
 // payload, an Error, a string) into a short message a user may see. Provider messages are never
 // passed through (they can echo request data); only a known error code or HTTP status picks the
-// wording, and the code itself is appended when it looks like an identifier.
+// wording, and the code itself is appended when it looks like an identifier. An AppError thrown by
+// Patchbay's own request code (a subscription's fetch) already carries a user message and keeps it.
 import { APICallError } from "ai";
+
+import { AppError } from "../errors.ts";
 
 const messagesByCode: Record<string, string> = {
   insufficient_quota: "The provider account has run out of quota or credit.",
@@ -49,11 +52,31 @@ function errorCode(payload: unknown): string | undefined {
   return code && /^[a-zA-Z0-9_.-]{1,64}$/.test(code) && code !== "error" ? code : undefined;
 }
 
+/** Seconds from a `retry-after` header (seconds or an HTTP date) or `retry-after-ms`, when sane. */
+function retryAfterSeconds(headers: Record<string, string> | undefined, now: number): number | undefined {
+  if (!headers) return undefined;
+  const ms = Number(headers["retry-after-ms"]);
+  if (Number.isFinite(ms) && ms > 0) return Math.ceil(ms / 1000);
+  const value = headers["retry-after"];
+  if (!value) return undefined;
+  const seconds = /^\d+(\.\d+)?$/.test(value.trim()) ? Number(value) : (Date.parse(value) - now) / 1000;
+  return Number.isFinite(seconds) && seconds > 0 && seconds < 86_400 ? Math.ceil(seconds) : undefined;
+}
+
 /** A user-safe message for an error reported by a provider stream. */
-export function safeErrorMessage(error: unknown): string {
+export function safeErrorMessage(error: unknown, now = Date.now()): string {
+  if (error instanceof AppError) return error.message; // written for the user (e.g. "reconnect your account")
   const isApiError = APICallError.isInstance(error);
   const code = errorCode(isApiError ? error.data : error);
   const status = isApiError ? error.statusCode : undefined;
-  const message = (code && messagesByCode[code]) ?? messageForStatus(status) ?? "The model provider returned an error.";
-  return code ? `${message} (${code})` : message;
+  const unreachable = isApiError && status === undefined && error.message.startsWith("Cannot connect to API");
+  const message =
+    (code && messagesByCode[code]) ??
+    messageForStatus(status) ??
+    (unreachable
+      ? "Could not reach the model provider; check that it is running and reachable from the Patchbay server."
+      : "The model provider returned an error.");
+  const wait = isApiError ? retryAfterSeconds(error.responseHeaders, now) : undefined;
+  const withWait = wait ? `${message} The provider asks to wait ${wait} s.` : message;
+  return code ? `${withWait} (${code})` : withWait;
 }

@@ -5,7 +5,7 @@ import { tracked } from "@trpc/server";
 import { z } from "zod";
 
 import { env } from "../../env.ts";
-import { listConfiguredProviders } from "../../providers/model-factory.ts";
+import { listModelSources } from "../../providers/model-sources.ts";
 import { providerIdSchema } from "../../session/canonical.ts";
 import { getChatSession } from "../../session/chat-sessions.ts";
 import { followEvents } from "../../session/events.ts";
@@ -14,7 +14,11 @@ import { getSessionManager } from "../../session/instance.ts";
 import { createTRPCRouter, protectedProcedure } from "../trpc.ts";
 
 const id = z.string().min(1).max(64);
-const modelChoice = z.object({ provider: providerIdSchema, model: z.string().trim().min(1).max(200) });
+const modelChoice = z.object({
+  provider: providerIdSchema,
+  model: z.string().trim().min(1).max(200),
+  accountId: id.nullish(),
+});
 const messageText = z
   .string()
   .trim()
@@ -22,7 +26,8 @@ const messageText = z
   .max(100_000, { error: "The message is too long (100,000 characters at most)" });
 
 export const chatRouter = createTRPCRouter({
-  providers: protectedProcedure.query(() => listConfiguredProviders(env)),
+  /** Server-wide providers and the user's own accounts, with their models (never a credential). */
+  providers: protectedProcedure.query(({ ctx }) => listModelSources(ctx.db, env, ctx.user.id)),
 
   history: protectedProcedure
     .input(z.object({ sessionId: id }))
@@ -32,6 +37,13 @@ export const chatRouter = createTRPCRouter({
     .input(z.object({ sessionId: id, text: messageText, choice: modelChoice.optional() }))
     .mutation(async ({ ctx, input }) =>
       (await getSessionManager()).startTurn(ctx.user.id, input.sessionId, input.text, input.choice),
+    ),
+
+  /** Edit the chat's last message: the old one and its answers are superseded, the new text answered. */
+  editAndResend: protectedProcedure
+    .input(z.object({ messageId: id, text: messageText, choice: modelChoice.optional() }))
+    .mutation(async ({ ctx, input }) =>
+      (await getSessionManager()).editAndResend(ctx.user.id, input.messageId, input.text, input.choice),
     ),
 
   cancel: protectedProcedure.input(z.object({ turnId: id })).mutation(async ({ ctx, input }) => {

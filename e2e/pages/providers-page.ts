@@ -1,0 +1,51 @@
+// Page object: Settings → Providers — add an API key or an OpenAI-compatible endpoint, read an
+// account's row, remove it; and picking an account's model in a chat's model picker.
+import { expect, type Locator, type Page } from "@playwright/test";
+
+export class ProvidersPage {
+  constructor(private readonly page: Page) {}
+
+  async open(): Promise<void> {
+    await this.page.goto("/settings/providers");
+    await expect(this.page.getByRole("heading", { name: "Providers" })).toBeVisible();
+  }
+
+  account(label: string): Locator {
+    return this.page.getByRole("listitem", { name: label, exact: true });
+  }
+
+  async addApiKey(provider: "Anthropic (Claude)" | "OpenAI" | "Google Gemini", label: string, key: string) {
+    await this.page.getByRole("button", { name: "Add API key" }).click();
+    const form = this.page.getByRole("form", { name: "Add an API key" });
+    await form.getByLabel("Provider").selectOption({ label: provider });
+    await form.getByLabel("Name (optional)").fill(label);
+    await form.getByLabel("API key").fill(key);
+    await form.getByRole("button", { name: "Save key" }).click();
+    await expect(this.account(label)).toBeVisible();
+  }
+
+  async addEndpoint(label: string, baseUrl: string): Promise<void> {
+    await this.page.getByRole("button", { name: "Add OpenAI-compatible endpoint" }).click();
+    const form = this.page.getByRole("form", { name: "Add an OpenAI-compatible endpoint" });
+    await form.getByLabel("Name").fill(label);
+    await form.getByLabel("Base URL").fill(baseUrl);
+    await form.getByRole("button", { name: "Add endpoint" }).click();
+  }
+
+  async remove(label: string): Promise<void> {
+    this.page.once("dialog", (dialog) => void dialog.accept());
+    await this.account(label)
+      .getByRole("button", { name: /^(Remove|Disconnect)$/ })
+      .click();
+    await expect(this.account(label)).toHaveCount(0);
+  }
+}
+
+/** Picks `model` from the model picker's group of the account named `label`. */
+export async function chooseAccountModel(page: Page, label: string, model: string): Promise<void> {
+  const picker = page.getByLabel("Model");
+  const option = picker.locator(`optgroup[label^="${label}"] option`, { hasText: model }).first();
+  const value = await option.getAttribute("value");
+  if (!value) throw new Error(`no model ${model} under ${label}`);
+  await picker.selectOption(value);
+}

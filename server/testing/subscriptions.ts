@@ -1,0 +1,77 @@
+// For integration tests of subscription accounts: the harness OAuth server, the fake provider, a real
+// Postgres and a session manager whose resolver sends subscription accounts through
+// subscriptionConnection, with an env pointing every vendor URL at the local servers. Also plays the
+// user in a browser tab: opens an authorize URL, presses Authorize and reads the code to paste.
+import { startFakeProvider } from "../../e2e/support/fake-provider/server.ts";
+import { startProviderOAuth } from "../../e2e/support/provider-oauth/server.ts";
+import { parseEnv, type Env } from "../env.ts";
+import { createBuiltinToolSource } from "../session/builtin-tools.ts";
+import { SessionManager } from "../session/manager.ts";
+import { startListening, stopListening } from "../session/notifier.ts";
+import { createTestDatabase, type TestDatabase } from "./database.ts";
+import { createModelResolver } from "../providers/model-resolver.ts";
+import { subscriptionConnection } from "../providers/subscriptions/connection.ts";
+
+export type SubscriptionHarness = {
+  database: TestDatabase;
+  fake: Awaited<ReturnType<typeof startFakeProvider>>;
+  oauth: Awaited<ReturnType<typeof startProviderOAuth>>;
+  env: Env;
+  manager: SessionManager;
+  close(): Promise<void>;
+};
+
+export async function startSubscriptionHarness(): Promise<SubscriptionHarness> {
+  const database = await createTestDatabase();
+  const fake = await startFakeProvider({});
+  const oauth = await startProviderOAuth({ timings: { minPollGapMs: 0 } });
+  const env = parseEnv({
+    PROVIDER_SUBSCRIPTIONS: "anthropic,openai,google",
+    ...oauth.env,
+    ANTHROPIC_SUBSCRIPTION_BASE_URL: fake.subscriptionUrls.anthropic,
+    CHATGPT_BASE_URL: fake.subscriptionUrls.chatgpt,
+    CODE_ASSIST_BASE_URL: fake.subscriptionUrls.codeAssist,
+  });
+  await startListening(database.url);
+  const manager = new SessionManager({
+    db: database.db,
+    tools: createBuiltinToolSource(),
+    resolveModel: createModelResolver({
+      db: database.db,
+      env,
+      subscriptionConnection: (db, account, signal) =>
+        subscriptionConnection(db, account, signal, { env, onboarding: { pollIntervalMs: 5 } }),
+    }),
+    defaultModel: () => null,
+    maxSteps: 8,
+    toolTimeoutMs: 5_000,
+    toolCallsPerResponse: 8,
+    toolCallsPerMinute: 1_000,
+    leaseMs: 1_500,
+    system: "You are Patchbay's test assistant.",
+  });
+  manager.start();
+  return {
+    database,
+    fake,
+    oauth,
+    env,
+    manager,
+    close: async () => {
+      await manager.stop();
+      await stopListening();
+      await Promise.all([fake.close(), oauth.close()]);
+      await database.drop();
+    },
+  };
+}
+
+/** What a user does in the tab the connect page opened: Authorize, then copy the code shown. */
+export async function authorizeInBrowser(authorizeUrl: string): Promise<string> {
+  const page = await fetch(authorizeUrl);
+  if (page.status !== 200) throw new Error(`authorize page answered ${page.status}: ${await page.text()}`);
+  const shown = await (await fetch(authorizeUrl, { method: "POST" })).text();
+  const code = /data-testid="auth-code">([^<]+)</.exec(shown)?.[1];
+  if (!code) throw new Error(`no code on the page: ${shown}`);
+  return code;
+}
