@@ -11,6 +11,10 @@
 // - providerData goes back (as part providerOptions) only to the provider that produced it.
 //   Reasoning is sent only with its producer's providerData (so never to another provider, never as
 //   text, and not to OpenAI models without reasoning).
+// - Gemini only: a user message right after tool results (a turn cut off between its tool round and
+//   its answer) gets a placeholder model turn in between, as gemini-cli does (its
+//   INTERRUPTED_RESPONSE_PLACEHOLDER): Gemini refuses two user turns in a row, and folding the text
+//   into the functionResponse turn makes the model read it as part of the tool result.
 // - With nativeTools false, or when no tool is declared (Anthropic rejects tool_use blocks in a
 //   request without tools), tool history is rendered as text in the <tool_use> convention.
 import type { ProviderOptions } from "@ai-sdk/provider-utils";
@@ -196,6 +200,18 @@ function mergeUserMessages(messages: ModelMessage[]): ModelMessage[] {
   return merged;
 }
 
+/** What Gemini is shown as its own turn when a turn ended after its tool results (see the module comment). */
+export const INTERRUPTED_RESPONSE_PLACEHOLDER = "[The previous response was interrupted before it completed.]";
+
+/** Gemini: a placeholder model turn between tool results and a user message that follows them directly. */
+function bridgeInterruptedRounds(messages: ModelMessage[]): ModelMessage[] {
+  return messages.flatMap((message, index): ModelMessage[] =>
+    message.role === "user" && messages[index - 1]?.role === "tool"
+      ? [{ role: "assistant", content: [{ type: "text", text: INTERRUPTED_RESPONSE_PLACEHOLDER }] }, message]
+      : [message],
+  );
+}
+
 function systemPrompt(transcript: Transcript, textTools: string): string | undefined {
   const sections = [transcript.system?.trim(), textTools].filter((section) => !!section);
   return sections.length > 0 ? sections.join("\n\n") : undefined;
@@ -209,7 +225,8 @@ export function renderRequest(input: RenderInput): RenderedRequest {
   const exposedNames = new Map(snapshot.tools.map((spec) => [spec.canonicalName, spec.exposedName]));
   const canEchoReasoning = provider !== "openai" || isOpenAIReasoningModel(input.modelId);
   const ctx: Context = { provider, exposedNames, toolsAsText, canEchoReasoning };
-  const messages = mergeUserMessages(pairToolResults(transcript.messages).flatMap((turn) => renderTurn(ctx, turn)));
+  const merged = mergeUserMessages(pairToolResults(transcript.messages).flatMap((turn) => renderTurn(ctx, turn)));
+  const messages = provider === "google" ? bridgeInterruptedRounds(merged) : merged;
   const tools = nativeTools ? declareTools(snapshot, provider) : {};
   const system = systemPrompt(transcript, nativeTools ? "" : describeToolsForPrompt(snapshot.tools));
   const providerOptions = requestProviderOptions(input);

@@ -10,6 +10,9 @@ export const MAX_TOOL_NAME_LENGTH = 60;
 export const exposedToolNamePattern = /^[a-zA-Z_][a-zA-Z0-9_-]{0,59}$/;
 
 const HASH_LENGTH = 8;
+const MEMO_LIMIT = 20_000;
+/** exposeToolName by canonical name: a tool list is named again on every registry revision. */
+const exposedByCanonical = new Map<string, string>();
 
 /** A stable 8-character hex digest of the canonical name; the same input always gives the same hash. */
 export function shortHash(canonicalName: string): string {
@@ -35,8 +38,13 @@ function shortenWithHash(name: string, canonicalName: string): string {
  * in the middle around a hash of the canonical name. Use exposeToolNames for a whole tool list.
  */
 export function exposeToolName(canonicalName: string): string {
+  const known = exposedByCanonical.get(canonicalName);
+  if (known !== undefined) return known;
   const sanitized = sanitize(canonicalName);
-  return sanitized.length <= MAX_TOOL_NAME_LENGTH ? sanitized : shortenWithHash(sanitized, canonicalName);
+  const exposed = sanitized.length <= MAX_TOOL_NAME_LENGTH ? sanitized : shortenWithHash(sanitized, canonicalName);
+  if (exposedByCanonical.size >= MEMO_LIMIT) exposedByCanonical.delete(exposedByCanonical.keys().next().value!);
+  exposedByCanonical.set(canonicalName, exposed);
+  return exposed;
 }
 
 /** The colliding form of a name: its exposed name (cut to fit) followed by `_<hash>`. */
@@ -52,7 +60,12 @@ export class ToolNameCollisionError extends Error {
 
 function groupBy(names: string[], key: (name: string) => string): Map<string, string[]> {
   const groups = new Map<string, string[]>();
-  for (const name of names) groups.set(key(name), [...(groups.get(key(name)) ?? []), name]);
+  for (const name of names) {
+    const groupKey = key(name);
+    const group = groups.get(groupKey);
+    if (group) group.push(name);
+    else groups.set(groupKey, [name]);
+  }
   return groups;
 }
 

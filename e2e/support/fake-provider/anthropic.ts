@@ -5,6 +5,7 @@
 // empty), message_delta (stop_reason end_turn | tool_use, usage), message_stop. Mid-stream errors
 // are `event: error`. Tool-use ids look like `toolu_01…`.
 import { type ParsedRequest, type ScriptedReply } from "./script.ts";
+import { validateAnthropicRequest } from "./validate-anthropic.ts";
 import {
   argsChunks,
   asString,
@@ -126,4 +127,10 @@ function encodeHttpError(status: number, message: string, type?: string): unknow
   return { type: "error", error: { type: type ?? ERROR_TYPES[status] ?? fallback, message } };
 }
 
-export const anthropicWire: WireFormat = { provider: "anthropic", parseRequest, encodeReply, encodeHttpError };
+export const anthropicWire: WireFormat = {
+  provider: "anthropic",
+  parseRequest,
+  validateRequest: validateAnthropicRequest,
+  encodeReply,
+  encodeHttpError,
+};

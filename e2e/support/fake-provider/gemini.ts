@@ -7,6 +7,7 @@
 // carries usageMetadata, modelVersion and responseId. Mid-stream errors close the socket abruptly
 // unless `abrupt: false`, which sends `{ error: { code, message, status } }` as a chunk.
 import { type ParsedRequest, type ScriptedReply } from "./script.ts";
+import { validateGeminiRequest } from "./validate-gemini.ts";
 import {
   asRecord,
   asString,
@@ -117,4 +118,10 @@ function encodeHttpError(status: number, message: string, type?: string): unknow
   return { error: { code: status, message, status: type ?? STATUSES[status] ?? fallback } };
 }
 
-export const geminiWire: WireFormat = { provider: "google", parseRequest, encodeReply, encodeHttpError };
+export const geminiWire: WireFormat = {
+  provider: "google",
+  parseRequest,
+  validateRequest: validateGeminiRequest,
+  encodeReply,
+  encodeHttpError,
+};

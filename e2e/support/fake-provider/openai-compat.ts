@@ -6,6 +6,7 @@
 // `stream_options.include_usage`, and `data: [DONE]`. Mid-stream errors are a `{ error }` chunk,
 // without [DONE].
 import { type ParsedRequest, type ScriptedReply } from "./script.ts";
+import { validateOpenAICompatRequest } from "./validate-openai-compat.ts";
 import {
   argsChunks,
   asRecord,
@@ -105,4 +106,10 @@ function encodeHttpError(status: number, message: string, type?: string): unknow
   return { error: { message, type: type ?? fallback, param: null, code: null } };
 }
 
-export const openaiCompatWire: WireFormat = { provider: "compat", parseRequest, encodeReply, encodeHttpError };
+export const openaiCompatWire: WireFormat = {
+  provider: "compat",
+  parseRequest,
+  validateRequest: validateOpenAICompatRequest,
+  encodeReply,
+  encodeHttpError,
+};

@@ -6,6 +6,7 @@
 // .delta/.done), each closed by output_item.done, and response.completed with usage. Every event has
 // a sequence_number. Mid-stream errors are an `error` event followed by response.failed.
 import { type ParsedRequest, type ScriptedReply } from "./script.ts";
+import { validateOpenAIResponsesRequest } from "./validate-openai-responses.ts";
 import {
   argsChunks,
   asArray,
@@ -167,4 +168,10 @@ function encodeHttpError(status: number, message: string, type?: string): unknow
   return { error: { message, type: type ?? ERROR_TYPES[status] ?? fallback, param: null, code: type ?? null } };
 }
 
-export const openaiResponsesWire: WireFormat = { provider: "openai", parseRequest, encodeReply, encodeHttpError };
+export const openaiResponsesWire: WireFormat = {
+  provider: "openai",
+  parseRequest,
+  validateRequest: validateOpenAIResponsesRequest,
+  encodeReply,
+  encodeHttpError,
+};

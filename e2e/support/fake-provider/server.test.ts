@@ -50,6 +50,8 @@ interface Case {
     replayed: object;
   };
   midStreamError: RegExp;
+  /** The provider's words for a tool result whose call is not in the request. */
+  orphanResult: RegExp;
 }
 
 const arrayWith = (...items: object[]): unknown =>
@@ -69,6 +71,7 @@ const CASES: Record<ProviderId, Case> = {
       },
     },
     midStreamError: /scripted failure/,
+    orphanResult: /unexpected `tool_use_id` found in `tool_result` blocks: call_orphan/,
   },
   openai: {
     model: (fake) => createOpenAI({ baseURL: fake.baseUrls.openai, apiKey: "test-key" }).responses("gpt-5"),
@@ -81,6 +84,7 @@ const CASES: Record<ProviderId, Case> = {
       replayed: { input: arrayWith({ type: "reasoning", encrypted_content: SIG }) },
     },
     midStreamError: /scripted failure/,
+    orphanResult: /No tool call found for function call output with call_id call_orphan/,
   },
   google: {
     model: (fake) =>
@@ -101,6 +105,7 @@ const CASES: Record<ProviderId, Case> = {
     // The default Gemini mid-stream error is an abrupt close: the SDK's fullStream throws instead of
     // yielding an error part (see the in-band variant below).
     midStreamError: /Failed to process successful response/,
+    orphanResult: /function response turn comes immediately after a function call turn/,
   },
   compat: {
     model: (fake) =>
@@ -115,6 +120,7 @@ const CASES: Record<ProviderId, Case> = {
       replayed: { messages: arrayWith({ role: "assistant", reasoning_content: THOUGHT }) },
     },
     midStreamError: /scripted failure/,
+    orphanResult: /role 'tool' must be a response to a preceeding message with 'tool_calls'/,
   },
 };
 
@@ -250,6 +256,24 @@ describe.each(Object.entries(CASES) as [ProviderId, Case][])("%s wire format", (
     expect(APICallError.isInstance(error)).toBe(true);
     expect(error).toMatchObject({ statusCode: 400, message: "Scripted bad request" });
     expect(fake.requests(provider)[0]?.status).toBe(400);
+  });
+
+  it("refuses, like the real API, a tool result without its call: a 400 the SDK parses, recorded", async () => {
+    const orphan: ModelMessage = {
+      role: "tool",
+      content: [
+        { type: "tool-result", toolCallId: "call_orphan", toolName: TOOL, output: { type: "text", value: "noon" } },
+      ],
+    };
+    const answer: ModelMessage = { role: "assistant", content: "Let me look." };
+    const { parts } = await run(c.model(fake), [user("time?"), answer, orphan]);
+
+    const [error] = errorsOf(parts);
+    expect(APICallError.isInstance(error)).toBe(true);
+    expect(error).toMatchObject({ statusCode: 400 });
+    expect((error as Error).message).toMatch(c.orphanResult);
+    expect(fake.requests(provider)).toMatchObject([{ status: 400 }]);
+    expect(fake.requests(provider)[0]?.error).toMatch(c.orphanResult);
   });
 
   it("surfaces a mid-stream error after the scripted number of chunks", async () => {

@@ -4,7 +4,14 @@
 // to one of `baseUrls`. Replies come from per-provider script queues, then the global queue, then
 // the default reply (fixed text, or "echo"). Every request is recorded (secrets redacted), including
 // whether the client hung up mid-stream (`aborted`). Only streaming requests are implemented; a
-// non-streaming one gets a 400 in the provider's error format.
+// non-streaming one gets a 400 in the provider's error format. Every request is validated strictly,
+// the way the real API does (validate-*.ts: tool names and schemas, message and tool-call ordering),
+// and refused with a 400 in the provider's error format, recorded with its `error`, when invalid, so
+// a test can assert that no request was invalid. The subscription endpoints
+// (`subscriptionUrls`: Claude with a bearer token, the ChatGPT Codex backend, Code Assist with its
+// onboarding) check each request's shape strictly first (subscriptions.ts) and reuse the same wire
+// formats; Code Assist events go out wrapped in `{ response: … }`. The compatible endpoint also lists
+// its models (GET /compat/v1/models), as Ollama or vLLM do.
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { type AddressInfo } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -23,7 +30,15 @@ import {
   resolveReply,
   type ScriptedReply,
 } from "./script.ts";
-import { asRecord, formatSse, type WireEvent, type WireFormat } from "./wire.ts";
+import {
+  checkClaudeCode,
+  checkCodeAssist,
+  checkCodex,
+  CodeAssistAccounts,
+  handleCodeAssistSetup,
+  type HttpFailure,
+} from "./subscriptions.ts";
+import { asRecord, asString, formatSse, type SseEvent, type WireEvent, type WireFormat } from "./wire.ts";
 
 export interface FakeProviderOptions {
   /** 0 (the default) picks a free port. */
@@ -43,6 +58,8 @@ export interface RecordedRequest {
   body: unknown;
   receivedAt: Date;
   status: number;
+  /** Why the fake refused the request (a 400 from the strict validators, or a subscription check). */
+  error?: string;
   /** The client closed the connection before the stream ended (cancellation reached upstream). */
   aborted: boolean;
 }
@@ -52,6 +69,10 @@ export interface FakeProvider {
   port: number;
   /** What to pass as `baseURL` to createAnthropic, createOpenAI, createGoogleGenerativeAI, createOpenAICompatible. */
   baseUrls: Record<ProviderId, string>;
+  /** The subscription endpoints: ANTHROPIC_SUBSCRIPTION_BASE_URL, CHATGPT_BASE_URL, CODE_ASSIST_BASE_URL. */
+  subscriptionUrls: { anthropic: string; chatgpt: string; codeAssist: string };
+  /** Code Assist onboarding state (which users have a project). */
+  codeAssist: CodeAssistAccounts;
   /** Queue replies for whichever provider is called next (after that provider's own queue). */
   enqueue(...replies: ReplySource[]): void;
   /** Queue replies for one provider's endpoint. */
@@ -68,12 +89,38 @@ interface Route {
   wire: WireFormat;
   path: RegExp;
   isStreaming(body: Record<string, unknown>, url: URL): boolean;
+  /** Subscription endpoints: the request-shape check (undefined when the request is acceptable). */
+  check?: (req: IncomingMessage, url: URL, body: Record<string, unknown>) => HttpFailure | undefined;
+  /** Code Assist: the inner Gemini request and its path, and the `{response}` envelope per event. */
+  unwrapRequest?: (body: Record<string, unknown>) => { body: Record<string, unknown>; path: string };
+  wrapEvent?: (event: SseEvent) => SseEvent;
+  /** The error body when it differs from the wire format's (the Codex backend's `{detail}`). */
+  encodeHttpError?: (status: number, message: string, type?: string) => unknown;
 }
 
 const streamFlag = (body: Record<string, unknown>) => body.stream === true;
+const codeAssistRoute = (accounts: CodeAssistAccounts): Route => ({
+  wire: geminiWire,
+  path: /^\/code-assist\/v1internal:streamGenerateContent$/,
+  isStreaming: (_body, url) => url.searchParams.get("alt") === "sse",
+  check: (req, _url, body) => checkCodeAssist(accounts, req, body),
+  unwrapRequest: (body) => ({
+    body: asRecord(body.request),
+    path: `/models/${asString(body.model) ?? ""}:streamGenerateContent`,
+  }),
+  wrapEvent: (event) => ({ ...event, data: { response: event.data, traceId: "fake-trace" } }),
+});
 const ROUTES: Route[] = [
-  { wire: anthropicWire, path: /^\/anthropic\/v1\/messages$/, isStreaming: streamFlag },
+  { wire: anthropicWire, path: /^\/anthropic\/v1\/messages$/, isStreaming: streamFlag, check: checkClaudeCode },
   { wire: openaiResponsesWire, path: /^\/openai\/v1\/responses$/, isStreaming: streamFlag },
+  {
+    wire: openaiResponsesWire,
+    path: /^\/chatgpt\/backend-api\/codex\/responses$/,
+    isStreaming: streamFlag,
+    check: checkCodex,
+    encodeHttpError: (status, message) =>
+      status === 400 ? { detail: message } : { error: { message, code: "token_expired" } },
+  },
   {
     wire: geminiWire,
     path: /^\/google\/v1beta\/.+:(stream)?[gG]enerateContent$/,
@@ -83,12 +130,17 @@ const ROUTES: Route[] = [
   { wire: openaiCompatWire, path: /^\/compat\/v1\/chat\/completions$/, isStreaming: streamFlag },
 ];
 
+/** What the OpenAI-compatible endpoint lists at GET /compat/v1/models (Ollama-style ids). */
+export const COMPAT_MODELS = ["llama3.2", "qwen2.5-coder"];
+
 const SECRET_HEADERS = new Set(["authorization", "x-api-key", "x-goog-api-key", "api-key"]);
 
 export async function startFakeProvider(options: FakeProviderOptions = {}): Promise<FakeProvider> {
   const queues = new Map<ProviderId | "any", ReplySource[]>();
   const recorded: RecordedRequest[] = [];
   let fallback: ReplySource = options.defaultReply ?? defaultReply;
+  const codeAssist = new CodeAssistAccounts();
+  const routes = [...ROUTES, codeAssistRoute(codeAssist)];
   let isClosing = false;
 
   const enqueue = (key: ProviderId | "any", replies: ReplySource[]) =>
@@ -115,34 +167,60 @@ export async function startFakeProvider(options: FakeProviderOptions = {}): Prom
     recorded.push(record);
     const fail = (status: number, message: string, type?: string) => {
       record.status = status;
-      sendJson(res, status, route.wire.encodeHttpError(status, message, type));
+      record.error = message;
+      const encode =
+        route.encodeHttpError ?? ((...args: [number, string, string?]) => route.wire.encodeHttpError(...args));
+      sendJson(res, status, encode(status, message, type));
     };
     if (body === undefined) return fail(400, "The fake provider expects a JSON object body.");
+    const failure = route.check?.(req, url, body);
+    if (failure) return fail(failure.status, failure.message, failure.type);
     if (!route.isStreaming(body, url)) {
       return fail(400, "The fake provider only implements streaming requests (stream: true / alt=sse).");
     }
-    const request = route.wire.parseRequest(body, url.pathname);
+    const inner = route.unwrapRequest?.(body) ?? { body, path: url.pathname };
+    const invalid = route.wire.validateRequest(inner.body);
+    if (invalid !== undefined) return fail(400, invalid);
+    const request = route.wire.parseRequest(inner.body, inner.path);
     const reply: ScriptedReply = resolveReply(nextReply(route.wire.provider), request);
     if (reply.error !== undefined && "status" in reply.error) {
       return fail(reply.error.status, reply.error.message, reply.error.type);
     }
-    const context = { body, request, requestBytes: raw.length, createdAt: Math.floor(Date.now() / 1000) };
-    await writeStream(res, route.wire.encodeReply(reply, context), reply.delayMs ?? 0, () => {
+    const context = { body: inner.body, request, requestBytes: raw.length, createdAt: Math.floor(Date.now() / 1000) };
+    const events = route.wire.encodeReply(reply, context);
+    const wrap = route.wrapEvent;
+    const wrapped = wrap ? events.map((event) => ("abruptClose" in event ? event : wrap(event))) : events;
+    await writeStream(res, wrapped, reply.delayMs ?? 0, () => {
       if (!isClosing) record.aborted = true;
     });
   }
 
+  async function handleSetupRequest(req: IncomingMessage, res: ServerResponse, url: URL) {
+    const body = req.method === "POST" ? (parseJson(await readBody(req)) ?? {}) : {};
+    if (!handleCodeAssistSetup(codeAssist, req, res, url, body)) {
+      sendJson(res, 404, {
+        error: { code: 404, message: `no Code Assist method ${url.pathname}`, status: "NOT_FOUND" },
+      });
+    }
+  }
+
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? "/", "http://fake-provider");
-    const route = ROUTES.find((candidate) => candidate.path.test(url.pathname));
+    const route = routes.find((candidate) => candidate.path.test(url.pathname));
+    if (req.method === "GET" && url.pathname === "/compat/v1/models") {
+      sendJson(res, 200, { object: "list", data: COMPAT_MODELS.map((id) => ({ id, object: "model" })) });
+      return;
+    }
     const handled =
-      route && req.method === "POST"
-        ? handleProviderRequest(route, req, res, url)
-        : handleControlRequest(req, res, url, {
-            enqueue: (provider, reply) => enqueue(provider ?? "any", [reply]),
-            requests: (provider) => recorded.filter((r) => provider === undefined || r.provider === provider),
-            clear,
-          });
+      url.pathname.startsWith("/code-assist/v1internal") && !route
+        ? handleSetupRequest(req, res, url)
+        : route && req.method === "POST"
+          ? handleProviderRequest(route, req, res, url)
+          : handleControlRequest(req, res, url, {
+              enqueue: (provider, reply) => enqueue(provider ?? "any", [reply]),
+              requests: (provider) => recorded.filter((r) => provider === undefined || r.provider === provider),
+              clear,
+            });
     handled.catch((error: unknown) => {
       if (!res.headersSent) sendJson(res, 500, { error: { message: String(error) } });
       else res.destroy();
@@ -165,6 +243,12 @@ export async function startFakeProvider(options: FakeProviderOptions = {}): Prom
       google: `${url}/google/v1beta`,
       compat: `${url}/compat/v1`,
     },
+    subscriptionUrls: {
+      anthropic: `${url}/anthropic/v1`,
+      chatgpt: `${url}/chatgpt/backend-api/codex`,
+      codeAssist: `${url}/code-assist`,
+    },
+    codeAssist,
     enqueue: (...replies) => enqueue("any", replies),
     script: (provider, ...replies) => enqueue(provider, replies),
     setDefaultReply: (reply) => {

@@ -31,6 +31,8 @@ export interface EncodeContext {
 export interface WireFormat {
   provider: ProviderId;
   parseRequest(body: Record<string, unknown>, path: string): ParsedRequest;
+  /** The first reason the real API would refuse this body with a 400 (validate-*.ts), or undefined. */
+  validateRequest(body: Record<string, unknown>): string | undefined;
   encodeReply(reply: ScriptedReply, context: EncodeContext): WireEvent[];
   encodeHttpError(status: number, message: string, type?: string): unknown;
 }

@@ -1,0 +1,122 @@
+// Every rendered request is one the real API accepts: renderRequest → streamText with the real AI SDK
+// provider, whose request body is checked by the fake provider's strict validators (tool names and
+// schemas, message and tool-call ordering as each API enforces them) for histories that are easy to
+// get wrong: a turn cut off between its tool results and its answer, a cancelled call without a
+// result, a partly answered parallel round, calls to tools the snapshot no longer has, another
+// provider's history, no tools declared at all.
+import { streamText } from "ai";
+import { describe, expect, it } from "vitest";
+
+import { validateAnthropicRequest } from "../../e2e/support/fake-provider/validate-anthropic.ts";
+import { validateGeminiRequest } from "../../e2e/support/fake-provider/validate-gemini.ts";
+import { validateOpenAICompatRequest } from "../../e2e/support/fake-provider/validate-openai-compat.ts";
+import { validateOpenAIResponsesRequest } from "../../e2e/support/fake-provider/validate-openai-responses.ts";
+import type { CanonicalMessage, ProviderId, ToolSnapshot, Transcript } from "../session/canonical.ts";
+import { createLanguageModel } from "./model-factory.ts";
+import { INTERRUPTED_RESPONSE_PLACEHOLDER, renderRequest } from "./render.ts";
+import { capturingFetch, replyFor } from "./test-support.ts";
+import { snapshot, toolRound, toolRoundThenUser } from "./test-transcripts.ts";
+
+(globalThis as { AI_SDK_LOG_WARNINGS?: boolean }).AI_SDK_LOG_WARNINGS = false;
+
+const PROVIDERS: ProviderId[] = ["anthropic", "openai", "google", "openai-compatible"];
+const MODELS: Record<ProviderId, string> = {
+  anthropic: "claude-sonnet-4-5",
+  openai: "gpt-5.1",
+  google: "gemini-2.5-flash",
+  "openai-compatible": "llama3.2",
+};
+const VALIDATORS: Record<ProviderId, (body: Record<string, unknown>) => string | undefined> = {
+  anthropic: validateAnthropicRequest,
+  openai: validateOpenAIResponsesRequest,
+  google: validateGeminiRequest,
+  "openai-compatible": validateOpenAICompatRequest,
+};
+
+async function wireBody(provider: ProviderId, transcript: Transcript, tools: ToolSnapshot = snapshot) {
+  const { fetch, requests } = capturingFetch(replyFor(provider));
+  const baseURL = provider === "openai-compatible" ? "http://127.0.0.1:1/v1" : undefined;
+  const model = createLanguageModel({ provider, modelId: MODELS[provider], apiKey: "test-key", baseURL, fetch });
+  const call = renderRequest({ provider, modelId: MODELS[provider], transcript, snapshot: tools, isFollowUp: true });
+  await streamText({ model, ...call.options, maxRetries: 0, onError: () => {} }).consumeStream();
+  expect(requests).toHaveLength(1);
+  return requests[0]!.body;
+}
+
+const user = (id: string, text: string): CanonicalMessage => ({ id, role: "user", parts: [{ type: "text", text }] });
+const call = (id: string, name = "builtin.current_time") => ({ type: "tool-call" as const, id, name, args: {} });
+const result = (callId: string, name = "builtin.current_time") => ({
+  type: "tool-result" as const,
+  callId,
+  name,
+  output: "12:00",
+  isError: false,
+});
+
+const HISTORIES: Record<string, (producer: ProviderId) => Transcript> = {
+  "a finished tool round, follow-up request": (producer) => toolRound(producer),
+  "a tool round cut off before its answer, then a new user message": (producer) => toolRoundThenUser(producer),
+  "a cancelled call without a result, then a new user message": () => ({
+    messages: [
+      user("u1", "Time?"),
+      { id: "a1", role: "assistant", parts: [{ type: "text", text: "Checking." }, call("call_x1")] },
+      user("u2", "Never mind."),
+    ],
+  }),
+  "a call-only assistant message without a result, then a new user message": () => ({
+    messages: [
+      user("u1", "Time?"),
+      { id: "a1", role: "assistant", parts: [call("call_x1")] },
+      user("u2", "Never mind."),
+    ],
+  }),
+  "a parallel round with one result missing": () => ({
+    messages: [
+      user("u1", "Time twice?"),
+      { id: "a1", role: "assistant", parts: [call("call_p1"), call("call_p2")] },
+      { id: "t1", role: "tool", parts: [result("call_p2")] },
+      user("u2", "And now?"),
+    ],
+  }),
+  "two tool rounds and an answer, then a call to a tool no longer offered": () => ({
+    messages: [
+      user("u1", "Search."),
+      { id: "a1", role: "assistant", parts: [call("call_r1", "gone.tool")] },
+      { id: "t1", role: "tool", parts: [result("call_r1", "gone.tool")] },
+      { id: "a2", role: "assistant", parts: [call("call_r2")] },
+      { id: "t2", role: "tool", parts: [result("call_r2")] },
+      { id: "a3", role: "assistant", parts: [{ type: "text", text: "Done." }] },
+      user("u2", "Again?"),
+    ],
+  }),
+};
+
+describe.each(PROVIDERS)("rendered for %s, the request passes the strict validator", (provider) => {
+  for (const [name, history] of Object.entries(HISTORIES)) {
+    it.each(PROVIDERS)(`${name} (history from %s)`, async (producer) => {
+      const body = await wireBody(provider, history(producer));
+      expect(VALIDATORS[provider](body)).toBeUndefined();
+    });
+  }
+
+  it("with no tool declared (tool history rendered as text)", async () => {
+    const body = await wireBody(provider, toolRoundThenUser(provider), { revision: 1, tools: [] });
+    expect(VALIDATORS[provider](body)).toBeUndefined();
+  });
+});
+
+describe("Gemini after a turn cut off between its tool round and its answer", () => {
+  it("gets a placeholder model turn between the function responses and the new user text", async () => {
+    const body = await wireBody("google", toolRoundThenUser("google"));
+    const contents = body.contents as { role: string; parts: Record<string, unknown>[] }[];
+    expect(contents.map((content) => content.role)).toEqual(["user", "model", "user", "model", "user"]);
+    expect(contents[2]!.parts.every((part) => "functionResponse" in part)).toBe(true);
+    expect(contents[3]!.parts).toEqual([{ text: INTERRUPTED_RESPONSE_PLACEHOLDER }]);
+    expect(contents[4]!.parts).toEqual([{ text: "Thanks, and now?" }]);
+  });
+
+  it("is left alone by the other providers", async () => {
+    const body = await wireBody("anthropic", toolRoundThenUser("anthropic"));
+    expect(JSON.stringify(body)).not.toContain(INTERRUPTED_RESPONSE_PLACEHOLDER);
+  });
+});
