@@ -1,12 +1,17 @@
 // The e2e harness' OIDC issuer: a real oidc-provider issuer with two accounts (Alice, Bob) that the
 // app under test is configured to use as its generic OIDC provider. Runs until killed.
 import { startLocalIssuer } from "../../server/auth/local-issuer.ts";
-import { ALICE, BOB, E2E_CLIENT, E2E_ISSUER_PORT, EXTERNAL_APP_URL } from "./config.ts";
+import { ALICE, BOB, E2E_CLIENT, E2E_ISSUER_PORT, EXTERNAL_APP_URL, LAN_APP_URL } from "./config.ts";
 
 const issuer = await startLocalIssuer({
   port: E2E_ISSUER_PORT,
   accounts: [ALICE, BOB],
-  clients: [{ ...E2E_CLIENT, redirectUris: [`${EXTERNAL_APP_URL}/api/auth/callback/oidc`] }],
+  clients: [
+    {
+      ...E2E_CLIENT,
+      redirectUris: [`${EXTERNAL_APP_URL}/api/auth/callback/oidc`, `${LAN_APP_URL}/api/auth/callback/oidc`],
+    },
+  ],
   title: "Test SSO",
 });
 console.log(`e2e OIDC issuer on ${issuer.issuer}`);

@@ -7,6 +7,7 @@ import NextAuth, { type NextAuthConfig } from "next-auth";
 import { getDb } from "../db.ts";
 import { env } from "../env.ts";
 import { getLocalIdentityProvider } from "./local-identity.ts";
+import { withRaceSafeSignIn } from "./race-safe-adapter.ts";
 import { buildExternalProviders, isLocalIdentityEnabled } from "./providers.ts";
 import { getAuthSecret } from "./secret.ts";
 
@@ -16,7 +17,7 @@ async function buildConfig(): Promise<NextAuthConfig> {
   const db = await getDb();
   const providers = isLocalIdentityEnabled(env) ? [await getLocalIdentityProvider()] : buildExternalProviders(env);
   return {
-    adapter: PrismaAdapter(db),
+    adapter: withRaceSafeSignIn(PrismaAdapter(db), db),
     providers,
     secret: await getAuthSecret(),
     trustHost: true,

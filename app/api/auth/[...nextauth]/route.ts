@@ -1,4 +1,14 @@
-// Auth.js endpoints: sign-in redirects, OAuth callbacks, sign-out, session.
-import { handlers } from "@/server/auth/config.ts";
+// Auth.js endpoints: sign-in redirects, OAuth callbacks, sign-out, session. Each request runs in a
+// scope that lets two simultaneous first sign-ins of the same account end in one user.
+import type { NextRequest } from "next/server";
 
-export const { GET, POST } = handlers;
+import { handlers } from "@/server/auth/config.ts";
+import { runSignInRequest } from "@/server/auth/race-safe-adapter.ts";
+
+export function GET(request: NextRequest): Promise<Response> {
+  return runSignInRequest(() => handlers.GET(request));
+}
+
+export function POST(request: NextRequest): Promise<Response> {
+  return runSignInRequest(() => handlers.POST(request));
+}
