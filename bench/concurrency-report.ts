@@ -224,6 +224,6 @@ export async function reportConcurrency(db: Db, options: BenchOptions, result: C
   printTable("Concurrency: load during the run", ["figure", "value", "note"], loadRows(load, delivered));
   printNotes([
     "gaps and per-chunk delays pool every session's samples; the provider gap is measured where Patchbay's AI SDK client reads the SSE body, so Patchbay's own event-loop stalls show up in it too.",
-    "deltas are batched (flush interval 40 ms) so a text.delta event carries several chunks; the subscriber gap is between events, so it cannot fall below ~40 ms whatever the load.",
+    "deltas are batched (flush interval 16 ms after a request's first delta) so a text.delta event may carry several chunks; the subscriber gap is between events.",
   ]);
 }

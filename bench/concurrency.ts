@@ -32,6 +32,22 @@ async function databaseTransactions(engine: BenchEngine): Promise<number> {
   return Number(rows[0]?.count ?? 0);
 }
 
+/**
+ * One whole turn before the measured run, as the TTFT bench warms up: the modules a turn loads on
+ * first use (AI SDK provider, renderers) are compiled (tsx) and JIT-warmed, which a running server
+ * has long done; a cold start is not what this bench measures.
+ */
+async function warmUp(engine: BenchEngine): Promise<void> {
+  const { userId, sessionId } = await createUserWithSession(engine.db, "Warm-up");
+  const watch = watchSession(engine.db, sessionId);
+  await engine.manager.startTurn(userId, sessionId, sessionPrompt(0), {
+    provider: "anthropic",
+    model: "claude-sonnet-4-5",
+  });
+  await withTimeout(watch.finished, 30_000, null);
+  watch.stop();
+}
+
 async function prepareSessions(engine: BenchEngine, options: BenchOptions) {
   const sessions = [];
   for (let index = 0; index < options.sessions; index++) {
@@ -77,6 +93,7 @@ export async function runConcurrencyBench(options: BenchOptions): Promise<void> 
   const probe = createProviderProbe();
   const engine = await startBenchEngine({ fake, poolSize: options.poolSize, fetch: probe.fetch });
   try {
+    await warmUp(engine);
     const sessions = await prepareSessions(engine, options);
     const transactionsBefore = await databaseTransactions(engine);
     const stopMonitor = await startLoadMonitor(engine);

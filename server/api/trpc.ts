@@ -9,7 +9,8 @@ import type { SessionUser } from "../auth/session.ts";
 import type { Db } from "../db.ts";
 import { AppError, logAppError, toAppError, toTRPCError } from "../errors.ts";
 
-export type Context = { db: Db; user: SessionUser | null };
+/** `requestOrigin`: the origin the browser used (for redirects back to Patchbay), when known. */
+export type Context = { db: Db; user: SessionUser | null; requestOrigin?: string | null };
 
 const t = initTRPC.context<Context>().create({
   transformer: superjson,

@@ -301,7 +301,7 @@ describe("tool loop limits and text tool calls", () => {
   });
 
   it("runs tool calls a model without native tools writes as XML in its answer", async () => {
-    const textTools = await createTestEngine({ isNativeTools: (provider) => provider !== "openai-compatible" });
+    const textTools = await createTestEngine({}, { isNativeTools: (provider) => provider !== "openai-compatible" });
     try {
       const { db, fake, manager } = textTools;
       const { userId, sessionId } = await createUserWithSession(db);

@@ -2,9 +2,13 @@
 // reasoning deltas, tool calls and results, turn status) is appended here as it happens, with a
 // monotonic id. A browser subscribes from the last id it has, so after a reload or a reconnect it
 // receives exactly what it missed: nothing duplicated, nothing lost. One writer per session at a
-// time (the turn that holds the session), so ids are in commit order within a session.
+// time (the turn that holds the session), so ids are in commit order within a session. The SQL is
+// in event-store.ts; this module is the log's public face (its types, and following it).
 import type { Db } from "../db.ts";
-import { CHANNELS, emitLocal, taggedPayload, waitForNotification } from "./notifier.ts";
+import { EVENT_PAGE_SIZE, onEventsAppended, readEventsAfter, type AppendedEvents } from "./event-store.ts";
+import { CHANNELS, onNotification } from "./notifier.ts";
+
+export { appendEvent, getLastEventId, publishMessageDeltas, readEventsAfter } from "./event-store.ts";
 
 export type SessionEventType =
   | "user.message"
@@ -33,99 +37,79 @@ export type SessionEventDto = {
 };
 
 const POLL_INTERVAL_MS = 1_000;
-const PAGE_SIZE = 500;
 
 /**
- * Appends one event and notifies other instances in a single statement (the notification is sent
- * when it commits), then wakes this process's subscribers directly.
+ * Yields the session's events after `afterId`, then new ones as they are appended, until abort.
+ * Events this process appends arrive with the id before them and are yielded as they are when that
+ * id is the cursor; anything else (a gap, another instance's NOTIFY, the poll every second) makes
+ * it read the log after the cursor. Either way each event is yielded once, in id order.
  */
-export async function appendEvent(
-  db: Db,
-  event: { sessionId: string; turnId?: string | null; type: SessionEventType; data: Record<string, unknown> },
-): Promise<string> {
-  const rows = await db.$queryRaw<{ id: bigint }[]>`
-    WITH inserted AS (
-      INSERT INTO "SessionEvent" ("sessionId", "turnId", "type", "data")
-      VALUES (${event.sessionId}, ${event.turnId ?? null}, ${event.type}, ${JSON.stringify(event.data)}::jsonb)
-      RETURNING id
-    ), notified AS (
-      SELECT pg_notify(${CHANNELS.sessionEvents}, ${taggedPayload(event.sessionId)}) FROM inserted
-    )
-    SELECT id FROM inserted, (SELECT count(*) FROM notified) AS sent`;
-  emitLocal(CHANNELS.sessionEvents, event.sessionId);
-  return rows[0]!.id.toString();
-}
-
-/**
- * Rewrites a streamed message's parts and appends the delta events that brought it there, in ONE
- * statement: a history read (messages + last event id, one snapshot) therefore always holds exactly
- * the text of the events up to its id — a reload neither repeats nor misses a delta.
- */
-export async function publishMessageDeltas(
-  db: Db,
-  batch: {
-    sessionId: string;
-    turnId: string;
-    messageId: string;
-    parts: unknown[];
-    events: { type: SessionEventType; data: Record<string, unknown> }[];
-  },
-): Promise<void> {
-  await db.$queryRaw`
-    WITH updated AS (
-      UPDATE "Message" SET "parts" = ${JSON.stringify(batch.parts)}::jsonb, "updatedAt" = now()
-      WHERE id = ${batch.messageId}
-      RETURNING id
-    ), inserted AS (
-      INSERT INTO "SessionEvent" ("sessionId", "turnId", "type", "data")
-      SELECT ${batch.sessionId}, ${batch.turnId}, e.value ->> 'type', e.value -> 'data'
-      FROM jsonb_array_elements(${JSON.stringify(batch.events)}::jsonb) WITH ORDINALITY AS e(value, ord)
-      ORDER BY e.ord
-      RETURNING id
-    ), notified AS (
-      SELECT pg_notify(${CHANNELS.sessionEvents}, ${taggedPayload(batch.sessionId)})
-    )
-    SELECT (SELECT count(*) FROM updated) AS updated, (SELECT count(*) FROM inserted) AS inserted,
-      (SELECT count(*) FROM notified) AS notified`;
-  emitLocal(CHANNELS.sessionEvents, batch.sessionId);
-}
-
-export async function readEventsAfter(db: Db, sessionId: string, afterId: string | null): Promise<SessionEventDto[]> {
-  const rows = await db.sessionEvent.findMany({
-    where: { sessionId, ...(afterId ? { id: { gt: BigInt(afterId) } } : {}) },
-    orderBy: { id: "asc" },
-    take: PAGE_SIZE,
-  });
-  return rows.map((row) => ({
-    id: row.id.toString(),
-    sessionId: row.sessionId,
-    turnId: row.turnId,
-    type: row.type as SessionEventType,
-    data: row.data as Record<string, unknown>,
-    createdAt: row.createdAt,
-  }));
-}
-
-export async function getLastEventId(db: Db, sessionId: string): Promise<string | null> {
-  const last = await db.sessionEvent.findFirst({ where: { sessionId }, orderBy: { id: "desc" }, select: { id: true } });
-  return last ? last.id.toString() : null;
-}
-
-/** Yields the session's events after `afterId`, then new ones as they are appended, until abort. */
 export async function* followEvents(
   db: Db,
   sessionId: string,
   afterId: string | null,
   signal: AbortSignal,
 ): AsyncGenerator<SessionEventDto> {
+  const inbox: AppendedEvents[] = [];
+  let isStale = true; // the log must be read after the cursor
+  let wake: (() => void) | null = null;
+  const poke = () => wake?.();
+  const stopLocal = onEventsAppended(sessionId, (appended) => {
+    inbox.push(appended);
+    poke();
+  });
+  const stopRemote = onNotification(CHANNELS.sessionEvents, (payload) => {
+    if (payload !== sessionId) return;
+    isStale = true;
+    poke();
+  });
+  signal.addEventListener("abort", poke);
   let cursor = afterId;
-  while (!signal.aborted) {
-    const wake = waitForNotification(CHANNELS.sessionEvents, sessionId, POLL_INTERVAL_MS, signal);
-    const events = await readEventsAfter(db, sessionId, cursor);
-    for (const event of events) {
-      cursor = event.id;
-      yield event;
+  try {
+    while (!signal.aborted) {
+      if (isStale) {
+        isStale = false; // before the read: a notification during it means read again
+        const events = await readEventsAfter(db, sessionId, cursor);
+        for (const event of events) {
+          cursor = event.id;
+          yield event;
+        }
+        if (events.length === EVENT_PAGE_SIZE) isStale = true;
+        continue;
+      }
+      const appended = inbox.shift();
+      if (appended) {
+        if (isBehind(appended.events.at(-1)!.id, cursor)) continue; // already read from the log
+        if (appended.previousId !== cursor) {
+          isStale = true;
+          continue;
+        }
+        for (const event of appended.events) {
+          cursor = event.id;
+          yield event;
+        }
+        continue;
+      }
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(() => {
+          isStale = true;
+          resolve();
+        }, POLL_INTERVAL_MS);
+        wake = () => {
+          clearTimeout(timer);
+          wake = null;
+          resolve();
+        };
+      });
     }
-    if (events.length < PAGE_SIZE) await wake;
+  } finally {
+    stopLocal();
+    stopRemote();
+    signal.removeEventListener("abort", poke);
   }
+}
+
+/** Whether event `id` is at or before `cursor` (ids are bigint strings). */
+function isBehind(id: string, cursor: string | null): boolean {
+  return cursor !== null && BigInt(id) <= BigInt(cursor);
 }

@@ -6,7 +6,7 @@ import type { Db } from "../db.ts";
 import { listSessionApprovals, type ApprovalDto } from "../policy/approvals.ts";
 import type { AssistantPart, JsonValue } from "./canonical.ts";
 import { getChatSession, type ChatSessionDto } from "./chat-sessions.ts";
-import { toCanonicalMessage } from "./transcript.ts";
+import { isReplacedMessage, toCanonicalMessage, type ReplacedMetadata } from "./transcript.ts";
 
 export type PartDto =
   | { type: "text"; text: string }
@@ -20,6 +20,8 @@ export type MessageDto = {
   role: "user" | "assistant" | "tool";
   turnId: string | null;
   parts: PartDto[];
+  /** Set on a user message an edit replaced: the id of the message that replaced it. */
+  replacedBy?: string;
 };
 
 export type TurnDto = {
@@ -41,6 +43,7 @@ export type SessionHistoryDto = {
   session: ChatSessionDto & {
     provider: string | null;
     model: string | null;
+    providerAccountId: string | null;
     activeTurnId: string | null;
     toolsRevision: number;
   };
@@ -85,6 +88,7 @@ export async function getSessionHistory(
           updatedAt: true,
           provider: true,
           model: true,
+          providerAccountId: true,
           activeTurnId: true,
           toolsRevision: true,
           personaId: true,
@@ -112,6 +116,7 @@ export async function getSessionHistory(
           role: row.role,
           turnId: row.turnId,
           parts: toCanonicalMessage(row).parts.map(toPartDto),
+          ...(isReplacedMessage(row) ? { replacedBy: (row.metadata as ReplacedMetadata).replacedBy } : {}),
         })),
         turns: turns.map((turn) => ({
           id: turn.id,

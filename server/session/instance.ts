@@ -1,11 +1,12 @@
 // This process's session manager, wired from env: the database, the built-in tools, the model
-// providers configured by API key / base URL. Created once per process on first use (kept on
+// providers configured by API key / base URL and users' own provider accounts. Created once per process on first use (kept on
 // globalThis across Next.js dev reloads); starting it also starts LISTEN and the lease sweeper.
 import { getDatabaseUrl, getDb } from "../db.ts";
 import { env } from "../env.ts";
 import { getMcpRuntime } from "../mcp/instance.ts";
-import { createLanguageModel, listConfiguredProviders, resolveProviderConfig } from "../providers/model-factory.ts";
-import type { ProviderId } from "./canonical.ts";
+import { listConfiguredProviders } from "../providers/model-factory.ts";
+import { createModelResolver } from "../providers/model-resolver.ts";
+import { subscriptionConnection } from "../providers/subscriptions/connection.ts";
 import { SessionManager, type ModelChoice } from "./manager.ts";
 import { startListening } from "./notifier.ts";
 
@@ -23,14 +24,11 @@ export function defaultModelChoice(): ModelChoice | null {
 async function createManager(): Promise<SessionManager> {
   const db = await getDb();
   await startListening(await getDatabaseUrl());
-  const providers = listConfiguredProviders(env);
   const { registry } = await getMcpRuntime();
   const manager = new SessionManager({
     db,
     tools: registry,
-    resolveModel: (provider: ProviderId, modelId: string) =>
-      createLanguageModel({ provider, modelId, ...resolveProviderConfig(env, provider) }),
-    isNativeTools: (provider) => providers.find((entry) => entry.id === provider)?.nativeTools ?? true,
+    resolveModel: createModelResolver({ db, env, subscriptionConnection }),
     defaultModel: defaultModelChoice,
     maxSteps: env.TURN_MAX_STEPS,
     toolTimeoutMs: env.TOOL_TIMEOUT_MS,

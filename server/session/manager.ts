@@ -9,27 +9,29 @@
 // stops the running turn or waits for it; "apply now" uses restart, which swaps turns atomically.
 import { randomUUID } from "node:crypto";
 
-import type { LanguageModel } from "ai";
-
 import type { Db } from "../db.ts";
 import { AppError } from "../errors.ts";
 import { expirePendingApprovals } from "../policy/approvals.ts";
+import type { ModelResolver } from "../providers/model-resolver.ts";
 import type { ProviderId } from "./canonical.ts";
-import { getChatSession } from "./chat-sessions.ts";
+import { DEFAULT_SESSION_TITLE, getChatSession } from "./chat-sessions.ts";
+import { findEditableMessage, replaceLastUserMessage } from "./edit-resend.ts";
 import { appendEvent } from "./events.ts";
+import { findLapsedTurns, renewLeases } from "./lease-store.ts";
 import { CHANNELS, notify, onNotification } from "./notifier.ts";
 import { runTurn, type TurnSpec } from "./turn-runner.ts";
 import { finishTurn, releaseSession, turnSelect } from "./turn-store.ts";
+import { startTurnRows } from "./turn-writes.ts";
 import type { ToolSource } from "./tool-runner.ts";
-import { appendMessage } from "./transcript.ts";
 
-export type ModelChoice = { provider: ProviderId; model: string };
+/** What a turn runs on: provider (wire format), model, and the user's account (null: the server's key). */
+export type ModelChoice = { provider: ProviderId; model: string; accountId?: string | null };
 
 export type ManagerOptions = {
   db: Db;
   tools: ToolSource;
-  resolveModel: (provider: ProviderId, modelId: string) => LanguageModel;
-  isNativeTools: (provider: ProviderId) => boolean;
+  /** The language model for one request, resolved right before it (tokens refreshed as needed). */
+  resolveModel: ModelResolver;
   defaultModel: () => ModelChoice | null;
   maxSteps: number;
   toolTimeoutMs: number;
@@ -44,6 +46,12 @@ export type ManagerOptions = {
   /** The system prompt of chats without a persona. */
   system?: string;
 };
+
+type TurnModel = { provider: ProviderId; model: string; accountId: string | null };
+
+function normalizeChoice(choice: ModelChoice | null): TurnModel | null {
+  return choice ? { provider: choice.provider, model: choice.model, accountId: choice.accountId ?? null } : null;
+}
 
 type Running = { controller: AbortController; spec: TurnSpec; done: Promise<void> };
 
@@ -85,36 +93,38 @@ export class SessionManager {
     return this.running.has(turnId);
   }
 
-  /** Persists the user message, then runs the turn in the background. */
+  /**
+   * Persists the user message and the turn (one statement: see turn-writes.ts), then runs the turn
+   * in the background. With an explicit model choice nothing is read first.
+   */
   async startTurn(ownerId: string, sessionId: string, text: string, choice?: ModelChoice): Promise<{ turnId: string }> {
     const { db } = this.options;
-    const session = await getChatSession(db, ownerId, sessionId);
-    const model = choice ?? (await this.sessionModel(sessionId)) ?? this.options.defaultModel();
-    if (!model) throw new AppError("bad_request:provider", "No model provider is configured. Add an API key first.");
+    const stored = choice
+      ? null
+      : (await Promise.all([this.sessionModel(sessionId), getChatSession(db, ownerId, sessionId)]))[0];
+    const model = normalizeChoice(choice ?? stored ?? this.options.defaultModel());
+    if (!model)
+      throw new AppError(
+        "bad_request:provider",
+        "No model provider is configured. Add an API key or endpoint in Settings → Providers first.",
+      );
+    if (choice) await this.assertUsableAccount(ownerId, model);
     const turnId = randomUUID();
-    const title = session.title === "New chat" ? text.trim().slice(0, TITLE_LENGTH) || "New chat" : session.title;
-    const spec = await db.$transaction(async (tx) => {
-      const claimed = await tx.chatSession.updateMany({
-        where: { id: sessionId, ownerId, activeTurnId: null },
-        data: {
-          activeTurnId: turnId,
-          provider: model.provider,
-          model: model.model,
-          title,
-        },
-      });
-      if (claimed.count === 0) throw new AppError("conflict:turn");
-      const message = await appendMessage(tx as Db, sessionId, null, { role: "user", parts: [{ type: "text", text }] });
-      await tx.turn.create({ data: this.turnData(turnId, sessionId, message.id, message.seq, model) });
-      return { id: turnId, sessionId, historySeq: message.seq, userMessageId: message.id, ...model };
-    });
-    await appendEvent(db, {
+    const started = await startTurnRows(db, {
+      id: turnId,
       sessionId,
-      turnId,
-      type: "user.message",
-      data: { messageId: spec.userMessageId, text, title },
+      ownerId,
+      ...model,
+      text,
+      title: text.trim().slice(0, TITLE_LENGTH) || DEFAULT_SESSION_TITLE,
+      leaseOwner: this.instanceId,
+      leaseExpiresAt: this.leaseExpiry(),
     });
-    await this.launch(spec, null);
+    if (!started) {
+      await getChatSession(db, ownerId, sessionId); // not_found:session when it is not the owner's
+      throw new AppError("conflict:turn");
+    }
+    this.run({ id: turnId, sessionId, historySeq: started.historySeq, ...model }, started.systemPrompt);
     return { turnId };
   }
 
@@ -137,8 +147,12 @@ export class SessionManager {
   async restart(ownerId: string, turnId: string, choice?: ModelChoice): Promise<{ turnId: string }> {
     const { db } = this.options;
     const old = await this.ownedTurn(ownerId, turnId);
-    const model = choice ??
-      (await this.sessionModel(old.sessionId)) ?? { provider: old.provider as ProviderId, model: old.model };
+    const model: TurnModel = normalizeChoice(choice ?? (await this.sessionModel(old.sessionId))) ?? {
+      provider: old.provider as ProviderId,
+      model: old.model,
+      accountId: old.providerAccountId,
+    };
+    if (choice) await this.assertUsableAccount(ownerId, model);
     const newId = randomUUID();
     await db.$transaction(async (tx) => {
       const latest = await tx.turn.findFirst({ where: { sessionId: old.sessionId }, orderBy: { startedAt: "desc" } });
@@ -182,7 +196,33 @@ export class SessionManager {
     return { turnId: newId };
   }
 
-  private turnData(id: string, sessionId: string, userMessageId: string, historySeq: number, model: ModelChoice) {
+  /**
+   * Replaces the chat's last user message with `text` and answers it afresh: the old message and
+   * its turns stay stored but leave the history a model is sent (see edit-resend.ts).
+   */
+  async editAndResend(
+    ownerId: string,
+    messageId: string,
+    text: string,
+    choice?: ModelChoice,
+  ): Promise<{ turnId: string }> {
+    const target = await findEditableMessage(this.options.db, ownerId, messageId);
+    const model = normalizeChoice(choice ?? (await this.sessionModel(target.sessionId)) ?? this.options.defaultModel());
+    if (!model) throw new AppError("bad_request:provider", "No model provider is configured.");
+    if (choice) await this.assertUsableAccount(ownerId, model);
+    const turnId = randomUUID();
+    const replaced = await replaceLastUserMessage(this.options.db, ownerId, target, text, {
+      turnId,
+      model,
+      turnData: (userMessageId, historySeq) =>
+        this.turnData(turnId, target.sessionId, userMessageId, historySeq, model),
+    });
+    const { userMessageId, historySeq } = replaced;
+    await this.launch({ id: turnId, sessionId: target.sessionId, historySeq, userMessageId, ...model }, null);
+    return { turnId };
+  }
+
+  private turnData(id: string, sessionId: string, userMessageId: string, historySeq: number, model: TurnModel) {
     return {
       id,
       sessionId,
@@ -190,26 +230,45 @@ export class SessionManager {
       historySeq,
       provider: model.provider,
       model: model.model,
+      providerAccountId: model.accountId,
       leaseOwner: this.instanceId,
-      leaseExpiresAt: new Date(Date.now() + this.leaseMs),
+      leaseExpiresAt: this.leaseExpiry(),
     };
   }
 
-  /** The chat's persona prompt when it has a persona, else the instance default. */
-  private async systemPrompt(sessionId: string): Promise<string | undefined> {
+  private leaseExpiry(): Date {
+    return new Date(Date.now() + this.leaseMs);
+  }
+
+  /** The chat's persona prompt, or null when it has no persona (see run). */
+  private async personaPrompt(sessionId: string): Promise<string | null> {
     const row = await this.options.db.chatSession.findUnique({
       where: { id: sessionId },
       select: { persona: { select: { systemPrompt: true } } },
     });
-    return row?.persona?.systemPrompt ?? this.options.system;
+    return row?.persona?.systemPrompt ?? null;
   }
 
   private async sessionModel(sessionId: string): Promise<ModelChoice | null> {
     const row = await this.options.db.chatSession.findUnique({
       where: { id: sessionId },
-      select: { provider: true, model: true },
+      select: { provider: true, model: true, providerAccountId: true },
     });
-    return row?.provider && row.model ? { provider: row.provider as ProviderId, model: row.model } : null;
+    return row?.provider && row.model
+      ? { provider: row.provider as ProviderId, model: row.model, accountId: row.providerAccountId }
+      : null;
+  }
+
+  /** A chosen account must be the user's own and speak the chosen provider's wire format. */
+  private async assertUsableAccount(ownerId: string, model: TurnModel): Promise<void> {
+    if (!model.accountId) return;
+    const account = await this.options.db.providerAccount.findFirst({
+      where: { id: model.accountId, ownerId },
+      select: { provider: true },
+    });
+    if (!account) throw new AppError("not_found:provider", "That provider account was not found.");
+    if (account.provider !== model.provider)
+      throw new AppError("bad_request:provider", "That account belongs to another provider.");
   }
 
   private async ownedTurn(ownerId: string, turnId: string) {
@@ -221,25 +280,35 @@ export class SessionManager {
     return turn;
   }
 
+  /** Announces a turn stored by restart / edit-and-resend, then runs it. */
   private async launch(spec: TurnSpec & { userMessageId: string }, restartOf: string | null): Promise<void> {
-    await appendEvent(this.options.db, {
-      sessionId: spec.sessionId,
-      turnId: spec.id,
-      type: "turn.started",
-      data: {
+    const [personaPrompt] = await Promise.all([
+      this.personaPrompt(spec.sessionId),
+      appendEvent(this.options.db, {
+        sessionId: spec.sessionId,
         turnId: spec.id,
-        provider: spec.provider,
-        model: spec.model,
-        userMessageId: spec.userMessageId,
-        restartOf,
-      },
-    });
+        type: "turn.started",
+        data: {
+          turnId: spec.id,
+          provider: spec.provider,
+          model: spec.model,
+          userMessageId: spec.userMessageId,
+          restartOf,
+        },
+      }),
+    ]);
+    this.run(spec, personaPrompt);
+  }
+
+  /** Runs a stored, announced turn in the background; the chat's persona prompt, else the default. */
+  private run(spec: TurnSpec, personaPrompt: string | null): void {
     const controller = new AbortController();
-    const done = this.execute(spec, controller).finally(() => this.running.delete(spec.id));
+    const system = personaPrompt ?? this.options.system;
+    const done = this.execute(spec, system, controller).finally(() => this.running.delete(spec.id));
     this.running.set(spec.id, { controller, spec, done });
   }
 
-  private async execute(spec: TurnSpec, controller: AbortController): Promise<void> {
+  private async execute(spec: TurnSpec, system: string | undefined, controller: AbortController): Promise<void> {
     const { db } = this.options;
     try {
       const outcome = await runTurn(
@@ -248,11 +317,10 @@ export class SessionManager {
           db,
           tools: this.options.tools,
           resolveModel: this.options.resolveModel,
-          nativeTools: this.options.isNativeTools(spec.provider),
           maxSteps: this.options.maxSteps,
           toolTimeoutMs: this.options.toolTimeoutMs,
           limits: { perResponse: this.options.toolCallsPerResponse, perMinute: this.options.toolCallsPerMinute },
-          system: await this.systemPrompt(spec.sessionId),
+          system,
           flushIntervalMs: this.options.flushIntervalMs,
         },
         controller.signal,
@@ -294,24 +362,17 @@ export class SessionManager {
   private async renewLeases(): Promise<void> {
     const ids = [...this.running.keys()];
     if (ids.length === 0) return;
-    const { db } = this.options;
-    await db.turn.updateMany({
-      where: { id: { in: ids }, status: "streaming", cancelRequested: null, leaseOwner: this.instanceId },
-      data: { leaseExpiresAt: new Date(Date.now() + this.leaseMs) },
+    const ended = await renewLeases(this.options.db, {
+      turnIds: ids,
+      owner: this.instanceId,
+      expiresAt: this.leaseExpiry(),
     });
-    const ended = await db.turn.findMany({
-      where: { id: { in: ids }, OR: [{ status: { not: "streaming" } }, { cancelRequested: { not: null } }] },
-      select: { id: true },
-    });
-    for (const { id } of ended) this.running.get(id)?.controller.abort();
+    for (const id of ended) this.running.get(id)?.controller.abort();
   }
 
   private async sweepLapsed(): Promise<void> {
     const { db } = this.options;
-    const lapsed = await db.turn.findMany({
-      where: { status: "streaming", leaseExpiresAt: { lt: new Date() } },
-      select: { id: true, sessionId: true },
-    });
+    const lapsed = await findLapsedTurns(db, new Date());
     for (const turn of lapsed) {
       if (this.running.has(turn.id)) continue;
       const message = "The server stopped while this answer was being written; the partial answer is kept.";

@@ -2,12 +2,16 @@
 // process at once and, through Postgres NOTIFY/LISTEN, every other instance on the same database.
 // Notifications only say "look again": the database stays the source of truth, and waiters also
 // wake on a timeout, so a lost notification (or a database without LISTEN) costs latency, not data.
+// `notifyOthers` is the batched form for the streaming hot path: Postgres serialises the commits of
+// notifying transactions (one global lock, held through the WAL flush), so one NOTIFY per statement
+// caps the whole database at a few thousand writes a second; instead the payloads queued while one
+// NOTIFY statement is in flight go out together in the next (each after its rows have committed).
 import { randomUUID } from "node:crypto";
 import { EventEmitter } from "node:events";
 
 import pg from "pg";
 
-import type { Db } from "../db.ts";
+import { poolOf, type Db } from "../db.ts";
 
 export const CHANNELS = {
   sessionEvents: "patchbay_session_events",
@@ -16,20 +20,23 @@ export const CHANNELS = {
 } as const;
 export type Channel = (typeof CHANNELS)[keyof typeof CHANNELS];
 
-const emitter = new EventEmitter();
-emitter.setMaxListeners(0);
+/** Process-wide state on globalThis: Next.js may load this module once per route bundle. */
+const globalForNotify = globalThis as unknown as {
+  patchbayNotify?: { emitter: EventEmitter; tag: string; outboxes: WeakMap<pg.Pool, Outbox> };
+};
+const shared = (globalForNotify.patchbayNotify ??= {
+  emitter: new EventEmitter().setMaxListeners(0),
+  tag: randomUUID().slice(0, 8),
+  outboxes: new WeakMap(),
+});
+const emitter = shared.emitter;
 
 /** Tags this process's NOTIFY payloads so its own LISTEN connection does not wake it twice. */
-const PROCESS_TAG = randomUUID().slice(0, 8);
+const PROCESS_TAG = shared.tag;
 
 /** The payload to send with pg_notify: `<process tag>|<payload>`. */
 export function taggedPayload(payload: string): string {
   return `${PROCESS_TAG}|${payload}`;
-}
-
-/** Wakes this process's subscribers (the database part of a notify is done by the caller). */
-export function emitLocal(channel: Channel, payload: string): void {
-  emitter.emit(channel, payload);
 }
 
 function onDatabaseNotification(message: pg.Notification): void {
@@ -74,7 +81,40 @@ export async function stopListening(): Promise<void> {
 /** Tells this process now, and other instances through the database. */
 export async function notify(db: Db, channel: Channel, payload: string): Promise<void> {
   emitter.emit(channel, payload);
-  await db.$executeRaw`SELECT pg_notify(${channel}, ${taggedPayload(payload)})`.catch(() => undefined);
+  await poolOf(db)
+    .query("SELECT pg_notify($1, $2)", [channel, taggedPayload(payload)])
+    .catch(() => undefined);
+}
+
+type Outbox = { queued: Map<Channel, Set<string>>; isSending: boolean };
+const outboxes = shared.outboxes;
+
+/**
+ * Tells other instances (not this process) through the database, batched: sent at once when no
+ * NOTIFY of this pool is in flight, else with the next one. Call it after the change committed.
+ */
+export function notifyOthers(pool: pg.Pool, channel: Channel, payload: string): void {
+  let outbox = outboxes.get(pool);
+  if (!outbox) outboxes.set(pool, (outbox = { queued: new Map(), isSending: false }));
+  const payloads = outbox.queued.get(channel) ?? new Set<string>();
+  outbox.queued.set(channel, payloads.add(taggedPayload(payload)));
+  if (!outbox.isSending) void sendQueued(pool, outbox);
+}
+
+async function sendQueued(pool: pg.Pool, outbox: Outbox): Promise<void> {
+  outbox.isSending = true;
+  try {
+    while (outbox.queued.size > 0 && !pool.ending) {
+      const batch = [...outbox.queued].flatMap(([channel, payloads]) => [...payloads].map((p) => [channel, p]));
+      outbox.queued.clear();
+      const [channels, payloads] = [batch.map(([channel]) => channel), batch.map(([, payload]) => payload)];
+      await pool
+        .query("SELECT count(pg_notify(c, p)) FROM unnest($1::text[], $2::text[]) AS n(c, p)", [channels, payloads])
+        .catch(() => undefined); // waiters poll as well: a lost notification costs latency, not data
+    }
+  } finally {
+    outbox.isSending = false;
+  }
 }
 
 /** Calls `listener` for every notification on `channel`; returns the unsubscribe function. */

@@ -36,9 +36,9 @@ export async function runToolRound(
   turn: TurnRef,
   deps: ToolRoundDeps,
   calls: ToolCallPart[],
+  snapshot: SourceSnapshot,
   signal: AbortSignal,
 ): Promise<void> {
-  const snapshot = await deps.tools.snapshot(turn.sessionId);
   const plan = planToolCalls(calls.length, deps.limits, await countRecentToolCalls(deps.db, turn.sessionId));
   await reportLimits(turn, deps, calls, plan);
   const results: ToolResultPart[] = [];
@@ -94,7 +94,7 @@ async function runOneCall(
   const outcome = await runToolCall(
     deps.tools,
     turn.sessionId,
-    { canonicalName: call.name, args: call.args, onProgress: progress.report },
+    { canonicalName: call.name, args: call.args, revision: snapshot.revision, onProgress: progress.report },
     { signal, timeoutMs: deps.toolTimeoutMs },
   );
   await progress.drain();

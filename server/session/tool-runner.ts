@@ -10,6 +10,11 @@ export type ToolProgress = { progress: number; total?: number; message?: string 
 export type ToolCallRequest = {
   canonicalName: string;
   args: Record<string, JsonValue>;
+  /**
+   * The revision of the snapshot the model was shown when it issued the call: the call runs against
+   * that revision's tools, so a switch made after the request applies from the next request only.
+   */
+  revision: number;
   /** Progress notifications of a long tool, when the tool sends them. */
   onProgress?: (progress: ToolProgress) => void;
 };

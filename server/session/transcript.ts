@@ -1,7 +1,8 @@
 // Canonical chat I/O: reads a session's history as CanonicalMessages (validated) and writes new
-// messages with gap-free sequence numbers. Messages of superseded turns stay stored (the browser
-// shows them, collapsed) but are never part of what a model is sent.
-import type { Db } from "../db.ts";
+// messages with gap-free sequence numbers. Messages of superseded turns and user messages replaced
+// by an edit (edit-resend.ts) stay stored (the browser shows them, collapsed) but are never part
+// of what a model is sent.
+import { poolOf, type Db } from "../db.ts";
 import { AppError } from "../errors.ts";
 import {
   assistantPartSchema,
@@ -12,6 +13,14 @@ import {
   type TextPart,
   type ToolResultPart,
 } from "./canonical.ts";
+
+/** The metadata of a user message replaced by an edit: the id of the message that replaced it. */
+export type ReplacedMetadata = { replacedBy: string };
+
+export function isReplacedMessage(row: { metadata?: unknown }): boolean {
+  const metadata = row.metadata as Partial<ReplacedMetadata> | null | undefined;
+  return typeof metadata?.replacedBy === "string";
+}
 
 type MessageRow = { id: string; role: "user" | "assistant" | "tool"; parts: unknown; turnId: string | null };
 
@@ -28,24 +37,23 @@ export function toCanonicalMessage(row: MessageRow): CanonicalMessage {
 
 /**
  * The history a turn renders from: every message up to `historySeq`, minus those of superseded
- * turns, plus the turn's own messages (its tool rounds so far), in sequence order.
+ * turns and replaced user messages, plus the turn's own messages (its tool rounds so far), in
+ * sequence order. Read before every model request, so it is one raw statement on the client's pool
+ * (as the other hot-path SQL, see event-store.ts) rather than a Prisma query.
  */
 export async function loadTurnHistory(
   db: Db,
   turn: { id: string; sessionId: string; historySeq: number },
 ): Promise<CanonicalMessage[]> {
-  const rows = await db.message.findMany({
-    where: {
-      sessionId: turn.sessionId,
-      OR: [
-        { seq: { lte: turn.historySeq }, OR: [{ turnId: null }, { turn: { status: { not: "superseded" } } }] },
-        { turnId: turn.id },
-      ],
-    },
-    orderBy: { seq: "asc" },
-    select: { id: true, role: true, parts: true, turnId: true },
-  });
-  return rows.map(toCanonicalMessage);
+  const { rows } = await poolOf(db).query<MessageRow & { metadata: unknown }>(
+    `SELECT m."id", m."role", m."parts", m."turnId", m."metadata"
+    FROM "Message" m LEFT JOIN "Turn" t ON t."id" = m."turnId"
+    WHERE m."sessionId" = $1
+      AND ((m."seq" <= $2 AND (m."turnId" IS NULL OR t."status" <> 'superseded')) OR m."turnId" = $3)
+    ORDER BY m."seq"`,
+    [turn.sessionId, turn.historySeq, turn.id],
+  );
+  return rows.filter((row) => !isReplacedMessage(row)).map(toCanonicalMessage);
 }
 
 async function nextSeq(db: Db, sessionId: string): Promise<number> {
@@ -70,8 +78,4 @@ export async function appendMessage(
     data: { sessionId, turnId, seq, role: message.role, parts: message.parts },
     select: { id: true, seq: true },
   });
-}
-
-export async function updateMessageParts(db: Db, messageId: string, parts: AssistantPart[]): Promise<void> {
-  await db.message.update({ where: { id: messageId }, data: { parts: parts } });
 }

@@ -6,7 +6,7 @@ import type { Db } from "../db.ts";
 import type { TransactionClient } from "../generated/prisma/internal/prismaNamespace.ts";
 import type { TurnStatus } from "../generated/prisma/enums.ts";
 import { expirePendingApprovals } from "../policy/approvals.ts";
-import { appendEvent } from "./events.ts";
+import { finishTurnRows } from "./turn-writes.ts";
 
 export type DbOrTx = Db | TransactionClient;
 export type FinalStatus = Exclude<TurnStatus, "streaming">;
@@ -24,6 +24,7 @@ export const turnSelect = {
   status: true,
   provider: true,
   model: true,
+  providerAccountId: true,
   restartOfId: true,
   cancelRequested: true,
   leaseOwner: true,
@@ -51,20 +52,11 @@ export async function releaseSession(db: DbOrTx, sessionId: string, turnId: stri
   await db.chatSession.updateMany({ where: { id: sessionId, activeTurnId: turnId }, data: { activeTurnId: null } });
 }
 
-/** Ends the turn, frees the session and tells subscribers, in that order. */
+/**
+ * Ends the turn, frees the session and tells subscribers, in ONE statement (turn-writes.ts,
+ * finishTurnRows: the same writes as endTurn + releaseSession + the `turn.finished` event, each only
+ * if the turn was still streaming). False when it had already ended.
+ */
 export async function finishTurn(db: Db, turn: { id: string; sessionId: string }, end: TurnEnd): Promise<boolean> {
-  const isEnded = await db.$transaction(async (tx) => {
-    const changed = await endTurn(tx, turn.id, end);
-    if (changed) await releaseSession(tx, turn.sessionId, turn.id);
-    return changed;
-  });
-  if (isEnded) {
-    await appendEvent(db, {
-      sessionId: turn.sessionId,
-      turnId: turn.id,
-      type: "turn.finished",
-      data: { turnId: turn.id, status: end.status, error: end.error ?? null, usage: end.usage ?? null },
-    });
-  }
-  return isEnded;
+  return finishTurnRows(db, turn, end);
 }

@@ -2,6 +2,7 @@
 // HTTP + SSE in each provider's wire format) and a SessionManager wired to both. Also the helpers
 // tests use to wait for a turn and read what it stored.
 import { createLanguageModel } from "../providers/model-factory.ts";
+import type { ModelResolver } from "../providers/model-resolver.ts";
 import { createBuiltinToolSource } from "../session/builtin-tools.ts";
 import type { ProviderId } from "../session/canonical.ts";
 import { SessionManager, type ManagerOptions } from "../session/manager.ts";
@@ -27,6 +28,29 @@ export const TEST_MODELS: Record<ProviderId, string> = {
   "openai-compatible": "llama3.2",
 };
 
+export type FakeResolverOptions = {
+  isNativeTools?: (provider: ProviderId) => boolean;
+  fetch?: typeof globalThis.fetch;
+};
+
+/** Resolves every server-wide model to the fake provider (accounts are not involved). */
+export function fakeResolver(
+  fakeUrls: { baseUrls: Record<FakeProviderId, string> },
+  options: FakeResolverOptions = {},
+): ModelResolver {
+  return ({ provider, model }) =>
+    Promise.resolve({
+      model: createLanguageModel({
+        provider,
+        modelId: model,
+        apiKey: "test-key",
+        baseURL: fakeBaseUrl(fakeUrls, provider),
+        fetch: options.fetch,
+      }),
+      nativeTools: options.isNativeTools?.(provider) ?? true,
+    });
+}
+
 export function createManager(
   db: Db,
   fakeUrls: { baseUrls: Record<FakeProviderId, string> },
@@ -35,9 +59,7 @@ export function createManager(
   return new SessionManager({
     db,
     tools: createBuiltinToolSource(),
-    resolveModel: (provider, modelId) =>
-      createLanguageModel({ provider, modelId, apiKey: "test-key", baseURL: fakeBaseUrl(fakeUrls, provider) }),
-    isNativeTools: () => true,
+    resolveModel: fakeResolver(fakeUrls),
     defaultModel: () => ({ provider: "anthropic", model: TEST_MODELS.anthropic }),
     maxSteps: 8,
     toolTimeoutMs: 5_000,
@@ -56,11 +78,14 @@ export type TestEngine = {
   close(): Promise<void>;
 };
 
-export async function createTestEngine(overrides: Partial<ManagerOptions> = {}): Promise<TestEngine> {
+export async function createTestEngine(
+  overrides: Partial<ManagerOptions> = {},
+  resolver: FakeResolverOptions = {},
+): Promise<TestEngine> {
   const database = await createTestDatabase();
   const fake = await startFakeProvider({});
   await startListening(database.url);
-  const manager = createManager(database.db, fake, overrides);
+  const manager = createManager(database.db, fake, { resolveModel: fakeResolver(fake, resolver), ...overrides });
   manager.start();
   return {
     database,
