@@ -1,7 +1,9 @@
 // Playwright: real Chromium (Debian's /usr/bin/chromium) against the built app.
-// Three servers are started: the harness OIDC issuer, Patchbay configured with it and a fresh real
-// Postgres database ("external"), and Patchbay exactly as `npm start` runs on a fresh clone
-// ("embedded": no DATABASE_URL, no providers, a new data folder).
+// Servers started: the harness OIDC issuer, the fake model provider, Patchbay configured with them
+// and a fresh real Postgres database ("external"), a second instance of it on the same database that
+// allows private connector URLs ("external-lan", for specs that add a loopback MCP server as a user
+// connector, e.g. the OAuth-protected one in e2e/support/mcp-oauth), and Patchbay exactly as
+// `npm start` runs on a fresh clone ("embedded": no DATABASE_URL, no providers, a new data folder).
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -19,7 +21,11 @@ import {
   EXTERNAL_APP_URL,
   FAKE_PROVIDER_PORT,
   FAKE_PROVIDER_URL,
+  LAN_APP_PORT,
+  LAN_APP_URL,
+  MCP_OAUTH_PORT,
 } from "./e2e/support/config.ts";
+import { PROVIDER_OAUTH_PORT, PROVIDER_OAUTH_URL, subscriptionAppEnv } from "./e2e/support/provider-oauth/config.ts";
 
 const adminUrl = process.env.TEST_DATABASE_ADMIN_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
 const databaseUrl = Object.assign(new URL(adminUrl), { pathname: `/${E2E_DATABASE}` }).toString();
@@ -50,6 +56,8 @@ const fakeModelProviders = {
   GOOGLE_GENERATIVE_AI_API_KEY: "e2e-google-key",
   GOOGLE_BASE_URL: `${FAKE_PROVIDER_URL}/google/v1beta`,
   OPENAI_COMPATIBLE_BASE_URL: "",
+  // Subscription sign-ins at the harness OAuth server, their model calls at the fake provider.
+  ...subscriptionAppEnv(FAKE_PROVIDER_URL),
 };
 
 const noProviders = {
@@ -77,6 +85,25 @@ const chromium = {
   },
 };
 
+/** Specs that need private connector URLs; they run against the "external-lan" instance. */
+const lanSpecs = /external\/connector-oauth\.spec\.ts/;
+
+/** The external app: the harness issuer, the fake provider, a fresh real Postgres database. */
+const externalAppEnv = {
+  ...noProviders,
+  ...fakeModelProviders,
+  MCP_SERVERS_FILE: mcpServersFile,
+  DATABASE_URL: databaseUrl,
+  PORT: String(EXTERNAL_APP_PORT),
+  PATCHBAY_DATA_DIR: path.join(embeddedDataDir, "external"),
+  AUTH_SECRET: "e2e-auth-secret-e2e-auth-secret-e2e-auth-secret",
+  PATCHBAY_ENCRYPTION_KEY: "KZyS2FeesVnzzSyJKTmqwqlWvJM3ITKoPLsa5fT51FY=",
+  AUTH_OIDC_ISSUER: E2E_ISSUER_URL,
+  AUTH_OIDC_ID: E2E_CLIENT.clientId,
+  AUTH_OIDC_SECRET: E2E_CLIENT.clientSecret,
+  AUTH_OIDC_NAME: E2E_PROVIDER_NAME,
+};
+
 export default defineConfig({
   testDir: "./e2e",
   outputDir: "./test-results",
@@ -97,12 +124,25 @@ export default defineConfig({
     {
       name: "external",
       testMatch: /external\/.*\.spec\.ts/,
+      testIgnore: lanSpecs,
       dependencies: ["external-accounts"],
       use: { ...chromium, baseURL: EXTERNAL_APP_URL },
+    },
+    {
+      name: "external-lan",
+      testMatch: lanSpecs,
+      dependencies: ["external-accounts"],
+      use: { ...chromium, baseURL: LAN_APP_URL },
     },
     { name: "embedded", testMatch: /embedded\/.*\.spec\.ts/, use: { ...chromium, baseURL: EMBEDDED_APP_URL } },
   ],
   webServer: [
+    {
+      command: `tsx e2e/support/provider-oauth/main.ts ${PROVIDER_OAUTH_PORT}`,
+      url: `${PROVIDER_OAUTH_URL}/_oauth/health`,
+      reuseExistingServer: false,
+      stdout: "pipe",
+    },
     {
       command: "tsx e2e/support/oidc-issuer.ts",
       url: `${E2E_ISSUER_URL}/.well-known/openid-configuration`,
@@ -120,18 +160,25 @@ export default defineConfig({
       url: `${EXTERNAL_APP_URL}/sign-in`,
       reuseExistingServer: false,
       timeout: 120_000,
+      env: externalAppEnv,
+    },
+    {
+      command: `tsx e2e/support/mcp-oauth/main.ts ${MCP_OAUTH_PORT}`,
+      url: `http://127.0.0.1:${MCP_OAUTH_PORT}/.well-known/oauth-authorization-server`,
+      reuseExistingServer: false,
+      stdout: "pipe",
+    },
+    {
+      // Started after the external app (web servers start in order): the database is ready.
+      command: `next start --hostname 127.0.0.1 --port ${LAN_APP_PORT}`,
+      url: `${LAN_APP_URL}/sign-in`,
+      reuseExistingServer: false,
+      timeout: 120_000,
       env: {
-        ...noProviders,
-        ...fakeModelProviders,
-        MCP_SERVERS_FILE: mcpServersFile,
-        DATABASE_URL: databaseUrl,
-        PORT: String(EXTERNAL_APP_PORT),
-        PATCHBAY_DATA_DIR: path.join(embeddedDataDir, "external"),
-        AUTH_SECRET: "e2e-auth-secret-e2e-auth-secret-e2e-auth-secret",
-        AUTH_OIDC_ISSUER: E2E_ISSUER_URL,
-        AUTH_OIDC_ID: E2E_CLIENT.clientId,
-        AUTH_OIDC_SECRET: E2E_CLIENT.clientSecret,
-        AUTH_OIDC_NAME: E2E_PROVIDER_NAME,
+        ...externalAppEnv,
+        PORT: String(LAN_APP_PORT),
+        PATCHBAY_DATA_DIR: path.join(embeddedDataDir, "external-lan"),
+        MCP_ALLOW_PRIVATE_URLS: "true",
       },
     },
     {

@@ -2,6 +2,8 @@ import type { Metadata, Viewport } from "next";
 import type { ReactNode } from "react";
 
 import { TrpcProvider } from "@/components/providers/trpc-provider.tsx";
+import { themeScript } from "@/components/theme/theme.ts";
+import { TooltipProvider } from "@/components/ui/tooltip.tsx";
 
 import "./globals.css";
 
@@ -14,9 +16,15 @@ export const viewport: Viewport = { width: "device-width", initialScale: 1 };
 
 export default function RootLayout({ children }: { children: ReactNode }) {
   return (
-    <html lang="en">
+    // The theme script sets <html>'s class before hydration, hence suppressHydrationWarning.
+    <html lang="en" suppressHydrationWarning>
+      <head>
+        <script dangerouslySetInnerHTML={{ __html: themeScript }} />
+      </head>
       <body className="min-h-dvh">
-        <TrpcProvider>{children}</TrpcProvider>
+        <TrpcProvider>
+          <TooltipProvider delayDuration={400}>{children}</TooltipProvider>
+        </TrpcProvider>
       </body>
     </html>
   );

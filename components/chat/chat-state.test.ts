@@ -12,6 +12,7 @@ const history: SessionHistoryDto & HistoryPolicyDto = {
     updatedAt: new Date(0),
     provider: null,
     model: null,
+    providerAccountId: null,
     activeTurnId: null,
     toolsRevision: 0,
   },
@@ -51,6 +52,21 @@ const events: ChatEvent[] = [
 const replay = (list: ChatEvent[]) => list.reduce(applyChatEvent, createChatState(history));
 
 describe("chat state", () => {
+  it("marks the message an edit replaced and appends the edited one", () => {
+    const edit: ChatEvent[] = [
+      { id: "9", turnId: "t1", type: "turn.finished", data: { turnId: "t1", status: "superseded" } },
+      { id: "10", turnId: "t2", type: "user.message", data: { messageId: "u2", text: "Hey", replaces: "u1" } },
+    ];
+    const state = replay([...events, ...edit]);
+    expect(state.messages.map((m) => [m.id, m.replacedBy])).toEqual([
+      ["u1", "u2"],
+      ["a1", undefined],
+      ["u2", undefined],
+    ]);
+    expect(state.turns[0]!.status).toBe("superseded");
+    expect(state.title).toBe("Hi"); // an edit keeps the chat's title
+  });
+
   it("builds messages, tool results, title and turn status from events", () => {
     const state = replay(events);
     expect(state.title).toBe("Hi");

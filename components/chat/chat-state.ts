@@ -118,7 +118,12 @@ function applyData(state: ChatState, event: ChatEvent): ChatState {
         ...state,
         title: typeof data.title === "string" ? data.title : state.title,
         messages: [
-          ...state.messages,
+          // An edit: the message it replaces stays, marked (see server/session/edit-resend.ts).
+          ...state.messages.map((message) =>
+            data.replaces && message.id === data.replaces
+              ? { ...message, replacedBy: String(data.messageId) }
+              : message,
+          ),
           {
             id: String(data.messageId),
             seq: nextSeq(state),

@@ -1,19 +1,21 @@
 "use client";
 // The chat page's body: the conversation (user messages, each followed by the turns that answered
-// it), the composer with Stop, Regenerate for the last answer, and the model and persona pickers.
-import { useMutation, useQuery } from "@tanstack/react-query";
-import Link from "next/link";
-import { useState } from "react";
+// it; the last message editable), the composer with Stop, Regenerate for the last answer, and the
+// model and persona pickers. The Tools panel sits beside it on wide screens; narrow screens open it
+// and the chat list in sheets.
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useEffect, useState } from "react";
 
 import { useTRPC } from "@/components/providers/trpc-provider.tsx";
-import { ConnectorPanel } from "@/components/connectors/connector-panel.tsx";
+import { SessionSidebarSheet } from "@/components/sessions/session-sidebar.tsx";
 import { Button } from "@/components/ui/button.tsx";
 
 import { findStreamingTurn } from "./chat-state.ts";
+import { ChatToolsColumn, ChatToolsSheet } from "./chat-tools.tsx";
 import { Composer } from "./composer.tsx";
+import { Conversation } from "./conversation.tsx";
 import { ModelPicker, type ModelChoice } from "./model-picker.tsx";
 import { PersonaPicker } from "./persona-picker.tsx";
-import { TurnView } from "./turn-view.tsx";
 import { useChat } from "./use-chat.ts";
 
 export function ChatView({ sessionId }: { sessionId: string }) {
@@ -25,6 +27,13 @@ export function ChatView({ sessionId }: { sessionId: string }) {
   const send = useMutation(trpc.chat.send.mutationOptions());
   const cancel = useMutation(trpc.chat.cancel.mutationOptions());
   const restart = useMutation(trpc.chat.restart.mutationOptions());
+  const editAndResend = useMutation(trpc.chat.editAndResend.mutationOptions());
+  const queryClient = useQueryClient();
+  const title = state?.title;
+  useEffect(() => {
+    // The first message titles the chat: the chat list shows the new title.
+    if (title) void queryClient.invalidateQueries({ queryKey: trpc.session.list.queryKey() });
+  }, [title, queryClient, trpc]);
 
   if (history.isError)
     return (
@@ -35,10 +44,15 @@ export function ChatView({ sessionId }: { sessionId: string }) {
   if (!state || !history.data) return <p className="p-6 text-sm text-zinc-500">Loading…</p>;
 
   const session = history.data.session;
-  const fallback = providers.data?.[0];
+  const fallback = providers.data?.find((source) => source.models.length > 0);
   const saved =
-    session.provider && session.model ? ({ provider: session.provider, model: session.model } as ModelChoice) : null;
-  const choice = picked ?? saved ?? (fallback?.models[0] ? { provider: fallback.id, model: fallback.models[0] } : null);
+    session.provider && session.model
+      ? ({ provider: session.provider, model: session.model, accountId: session.providerAccountId } as ModelChoice)
+      : null;
+  const choice =
+    picked ??
+    saved ??
+    (fallback ? { provider: fallback.provider, model: fallback.models[0]!, accountId: fallback.accountId } : null);
   const streaming = findStreamingTurn(state);
   const lastTurn = state.turns.at(-1);
   const onError = (e: { message: string }) => setError(e.message);
@@ -54,47 +68,36 @@ export function ChatView({ sessionId }: { sessionId: string }) {
     }
   }
 
+  async function onEdit(messageId: string, text: string): Promise<boolean> {
+    setError(null);
+    try {
+      await editAndResend.mutateAsync({ messageId, text, choice: choice ?? undefined });
+      return true;
+    } catch (e) {
+      onError(e as Error);
+      return false;
+    }
+  }
+
   const streamingRevision = streaming?.requests.at(-1)?.toolsRevision ?? null;
+  const tools = {
+    sessionId,
+    toolsRevision: state.toolsRevision,
+    streaming: streaming ? { turnId: streaming.id, revision: streamingRevision } : null,
+  };
   return (
-    <div className="mx-auto flex w-full max-w-6xl flex-1 flex-col gap-4 px-4 py-4 md:flex-row md:items-start">
+    <div className="mx-auto flex w-full max-w-6xl flex-1 gap-4 px-3 py-4 sm:px-4">
       <main className="flex min-w-0 flex-1 flex-col gap-4">
         <div className="flex flex-wrap items-center justify-between gap-2">
-          <Link href="/" className="text-sm text-zinc-600 underline-offset-2 hover:underline dark:text-zinc-400">
-            ← All chats
-          </Link>
+          <SessionSidebarSheet />
           <div className="flex flex-wrap items-center gap-3">
             <PersonaPicker sessionId={sessionId} value={state.personaId} />
             <ModelPicker value={choice} onChange={setPicked} />
+            <ChatToolsSheet {...tools} />
           </div>
         </div>
-        <h1 className="text-xl font-semibold">{state.title}</h1>
-        <section aria-label="Conversation" className="flex flex-1 flex-col gap-4">
-          {state.messages
-            .filter((message) => message.role === "user")
-            .map((message) => (
-              <div key={message.id} className="flex flex-col gap-3">
-                <p
-                  className="self-end whitespace-pre-wrap rounded-lg bg-zinc-100 px-3 py-2 dark:bg-zinc-800"
-                  data-testid="user-message"
-                >
-                  {message.parts.map((part) => (part.type === "text" ? part.text : "")).join("")}
-                </p>
-                {state.turns
-                  .filter((turn) => turn.userMessageId === message.id)
-                  .map((turn) => (
-                    <TurnView
-                      key={turn.id}
-                      turn={turn}
-                      messages={state.messages.filter((m) => m.turnId === turn.id)}
-                      toolResults={state.toolResults}
-                      toolProgress={state.toolProgress}
-                      approvals={state.approvals}
-                      limitNotes={state.limitNotes[turn.id] ?? []}
-                    />
-                  ))}
-              </div>
-            ))}
-        </section>
+        <h1 className="text-xl font-semibold [overflow-wrap:anywhere]">{state.title}</h1>
+        <Conversation state={state} onEdit={streaming || send.isPending ? undefined : onEdit} />
         {error && (
           <p role="alert" className="rounded-md bg-red-50 p-3 text-sm text-red-800 dark:bg-red-950 dark:text-red-200">
             {error}
@@ -119,13 +122,7 @@ export function ChatView({ sessionId }: { sessionId: string }) {
           />
         </div>
       </main>
-      <div className="md:sticky md:top-4 md:w-80">
-        <ConnectorPanel
-          sessionId={sessionId}
-          toolsRevision={state.toolsRevision}
-          streaming={streaming ? { turnId: streaming.id, revision: streamingRevision } : null}
-        />
-      </div>
+      <ChatToolsColumn {...tools} />
     </div>
   );
 }

@@ -6,6 +6,8 @@ import ReactMarkdown from "react-markdown";
 import rehypeHighlight from "rehype-highlight";
 import remarkGfm from "remark-gfm";
 
+import { CheckIcon, CopyIcon } from "@/components/ui/icons.tsx";
+
 function textOf(node: ReactNode): string {
   if (typeof node === "string" || typeof node === "number") return String(node);
   if (Array.isArray(node)) return node.map(textOf).join("");
@@ -15,35 +17,74 @@ function textOf(node: ReactNode): string {
   return "";
 }
 
+function languageOf(node: ReactNode): string | null {
+  const child: unknown = Array.isArray(node) ? (node as unknown[])[0] : node;
+  if (!child || typeof child !== "object" || !("props" in child)) return null;
+  const className = (child.props as { className?: string }).className ?? "";
+  return /language-([\w+#-]+)/.exec(className)?.[1] ?? null;
+}
+
+/** The Clipboard API only exists on secure origins; a self-hosted http:// page falls back to execCommand. */
+async function copyText(text: string): Promise<boolean> {
+  try {
+    if (navigator.clipboard) {
+      await navigator.clipboard.writeText(text);
+      return true;
+    }
+    const area = Object.assign(document.createElement("textarea"), { value: text, readOnly: true });
+    area.style.position = "fixed";
+    area.style.opacity = "0";
+    document.body.append(area);
+    area.select();
+    const isCopied = document.execCommand("copy");
+    area.remove();
+    return isCopied;
+  } catch {
+    return false;
+  }
+}
+
 function CodeBlock(props: ComponentProps<"pre">) {
-  const [isCopied, setIsCopied] = useState(false);
+  const [copyState, setCopyState] = useState<"idle" | "copied" | "failed">("idle");
+  const language = languageOf(props.children);
   const copy = async () => {
-    await navigator.clipboard.writeText(textOf(props.children));
-    setIsCopied(true);
-    setTimeout(() => setIsCopied(false), 1500);
+    setCopyState((await copyText(textOf(props.children))) ? "copied" : "failed");
+    setTimeout(() => setCopyState("idle"), 1500);
   };
   return (
-    <div className="group relative my-2">
-      <button
-        type="button"
-        onClick={() => void copy()}
-        className="absolute right-2 top-2 rounded border border-zinc-300 bg-white/80 px-2 py-0.5 text-xs text-zinc-700 dark:border-zinc-700 dark:bg-zinc-900/80 dark:text-zinc-200"
-      >
-        {isCopied ? "Copied" : "Copy"}
-      </button>
-      <pre {...props} className="overflow-x-auto rounded-md bg-zinc-50 p-3 text-sm dark:bg-zinc-900" />
+    <div className="my-2 overflow-hidden rounded-md border border-zinc-200 dark:border-zinc-800">
+      <div className="flex items-center justify-between gap-2 border-b border-zinc-200 bg-zinc-100 px-3 py-1 text-xs text-zinc-700 dark:border-zinc-800 dark:bg-zinc-900 dark:text-zinc-300">
+        <span className="font-mono">{language ?? "code"}</span>
+        <button
+          type="button"
+          onClick={() => void copy()}
+          aria-label={copyState === "idle" ? "Copy code" : undefined}
+          className="inline-flex items-center gap-1 rounded px-1.5 py-0.5 hover:bg-zinc-200 focus-visible:outline-2 focus-visible:outline-blue-600 dark:hover:bg-zinc-800"
+        >
+          {copyState === "copied" ? <CheckIcon className="size-3.5" /> : <CopyIcon className="size-3.5" />}
+          <span aria-live="polite">
+            {copyState === "copied" ? "Copied" : copyState === "failed" ? "Copy failed" : "Copy"}
+          </span>
+        </button>
+      </div>
+      <pre {...props} className="overflow-x-auto bg-zinc-50 p-3 text-sm dark:bg-zinc-950" />
     </div>
   );
 }
 
 export function Markdown({ text }: { text: string }) {
   return (
-    <div className="markdown leading-relaxed" data-testid="markdown">
+    <div className="markdown min-w-0 leading-relaxed [overflow-wrap:anywhere]" data-testid="markdown">
       <ReactMarkdown
         remarkPlugins={[remarkGfm]}
         rehypePlugins={[[rehypeHighlight, { detect: false, ignoreMissing: true }]]}
         components={{
           pre: CodeBlock,
+          table: ({ node: _node, ...props }) => (
+            <div className="my-2 overflow-x-auto">
+              <table {...props} />
+            </div>
+          ),
           a: ({ node: _node, ...props }) => (
             <a {...props} target="_blank" rel="noreferrer noopener" className="underline" />
           ),

@@ -4,6 +4,7 @@
 // decision is stored on the server, so any app instance running the turn picks it up), then shows
 // the decision. A denied call's result is the denial the model was given, shown as an error.
 import { useMutation } from "@tanstack/react-query";
+import { useState } from "react";
 
 import { useTRPC } from "@/components/providers/trpc-provider.tsx";
 import { Button } from "@/components/ui/button.tsx";
@@ -23,10 +24,34 @@ const MAX_PREVIEW = 2_000;
 const MAX_ARGS_LINE = 160;
 
 function format(value: unknown): string {
-  const text = typeof value === "string" ? value : JSON.stringify(value, null, 2);
-  return text.length > MAX_PREVIEW
-    ? `${text.slice(0, MAX_PREVIEW)}\n… (${text.length - MAX_PREVIEW} more characters)`
-    : text;
+  return typeof value === "string" ? value : (JSON.stringify(value, null, 2) ?? "");
+}
+
+/** Arguments or a result: long text is cut at MAX_PREVIEW characters with a "Show all" toggle. */
+function ToolText({ value, className = "", testId }: { value: unknown; className?: string; testId?: string }) {
+  const [isExpanded, setIsExpanded] = useState(false);
+  const text = format(value);
+  const isLong = text.length > MAX_PREVIEW;
+  return (
+    <div className="flex flex-col items-start gap-1">
+      <pre
+        className={`max-h-[32rem] w-full overflow-auto whitespace-pre-wrap break-words font-mono text-xs ${className}`}
+        data-testid={testId}
+      >
+        {isLong && !isExpanded ? `${text.slice(0, MAX_PREVIEW)}…` : text}
+      </pre>
+      {isLong && (
+        <button
+          type="button"
+          aria-expanded={isExpanded}
+          onClick={() => setIsExpanded(!isExpanded)}
+          className="text-xs text-zinc-700 underline underline-offset-2 focus-visible:outline-2 focus-visible:outline-blue-600 dark:text-zinc-300"
+        >
+          {isExpanded ? "Show less" : `Show all (${text.length - MAX_PREVIEW} more characters)`}
+        </button>
+      )}
+    </div>
+  );
 }
 
 function formatLine(value: unknown): string {
@@ -71,9 +96,9 @@ export function ToolCallCard({ name, args, result, progress, approval, isTurnLiv
     >
       <details>
         <summary className="flex cursor-pointer items-center justify-between gap-2 px-3 py-2">
-          <span className="font-mono">{name}</span>
+          <span className="min-w-0 break-all font-mono">{name}</span>
           <span
-            className={`text-xs ${status.isError ? "text-red-700 dark:text-red-300" : "text-zinc-600 dark:text-zinc-400"}`}
+            className={`text-right text-xs ${status.isError ? "text-red-700 dark:text-red-300" : "text-zinc-600 dark:text-zinc-400"}`}
           >
             {approvalStatus === "approved" ? "approved · " : ""}
             {status.label}
@@ -83,16 +108,15 @@ export function ToolCallCard({ name, args, result, progress, approval, isTurnLiv
         </summary>
         <div className="space-y-2 border-t border-zinc-200 px-3 py-2 dark:border-zinc-800">
           <p className="text-xs font-medium text-zinc-600 dark:text-zinc-400">Arguments</p>
-          <pre className="overflow-x-auto whitespace-pre-wrap break-words font-mono text-xs">{format(args)}</pre>
+          <ToolText value={args} />
           {result && (
             <>
               <p className="text-xs font-medium text-zinc-600 dark:text-zinc-400">Result</p>
-              <pre
-                className={`overflow-x-auto whitespace-pre-wrap break-words font-mono text-xs ${result.isError ? "text-red-700 dark:text-red-300" : ""}`}
-                data-testid="tool-result"
-              >
-                {format(result.output)}
-              </pre>
+              <ToolText
+                value={result.output}
+                className={result.isError ? "text-red-700 dark:text-red-300" : ""}
+                testId="tool-result"
+              />
             </>
           )}
         </div>

@@ -6,7 +6,7 @@ import type { MessageDto, TurnDto } from "@/server/session/history.ts";
 import type { ApprovalView, ToolProgressView, ToolResultView } from "./chat-state.ts";
 import { Markdown } from "./markdown.tsx";
 import { ToolCallCard } from "./tool-call-card.tsx";
-import { TurnDetails } from "./turn-details.tsx";
+import { TurnDetails, type ToolTiming } from "./turn-details.tsx";
 
 type Props = {
   turn: TurnDto;
@@ -15,6 +15,8 @@ type Props = {
   toolProgress?: Record<string, ToolProgressView>;
   approvals: Record<string, ApprovalView>;
   limitNotes: string[];
+  /** The summary of a superseded turn (default: it was restarted). */
+  supersededLabel?: string;
 };
 
 const statusLabels: Record<string, string> = {
@@ -60,7 +62,26 @@ function Parts({
     );
 }
 
-export function TurnView({ turn, messages, toolResults, toolProgress, approvals, limitNotes }: Props) {
+function listToolTimings(messages: MessageDto[], toolResults: Record<string, ToolResultView>): ToolTiming[] {
+  return messages.flatMap((message) =>
+    message.parts.flatMap((part) => {
+      if (part.type !== "tool-call") return [];
+      const result = toolResults[part.id];
+      const status = result ? (result.isError ? "error" : "done") : "no result";
+      return [{ id: part.id, name: part.name, durationMs: result?.durationMs, status }];
+    }),
+  );
+}
+
+export function TurnView({
+  turn,
+  messages,
+  toolResults,
+  toolProgress,
+  approvals,
+  limitNotes,
+  supersededLabel = "Restarted — this answer was replaced",
+}: Props) {
   const isLive = turn.status === "streaming";
   if (turn.status === "superseded") {
     return (
@@ -68,7 +89,7 @@ export function TurnView({ turn, messages, toolResults, toolProgress, approvals,
         className="rounded-md border border-dashed border-zinc-300 px-3 py-2 text-sm text-zinc-600 dark:border-zinc-700 dark:text-zinc-400"
         data-testid="superseded-turn"
       >
-        <summary className="cursor-pointer">Restarted — this answer was replaced</summary>
+        <summary className="cursor-pointer">{supersededLabel}</summary>
         <div className="mt-2 opacity-70">
           <Parts messages={messages} toolResults={toolResults} approvals={approvals} isLive={false} />
         </div>
@@ -111,7 +132,7 @@ export function TurnView({ turn, messages, toolResults, toolProgress, approvals,
       {turn.status === "completed" && turn.error && (
         <p className="text-sm text-amber-700 dark:text-amber-300">{turn.error.message}</p>
       )}
-      <TurnDetails turn={turn} />
+      <TurnDetails turn={turn} toolTimings={listToolTimings(messages, toolResults)} />
     </article>
   );
 }

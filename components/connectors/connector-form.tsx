@@ -4,6 +4,7 @@
 import { useState, type FormEvent } from "react";
 
 import { Button } from "@/components/ui/button.tsx";
+import { inputClass } from "@/components/ui/text-field.tsx";
 
 export type ConnectorFormValue = {
   name: string;
@@ -21,8 +22,6 @@ type Props = {
   onSubmit: (value: ConnectorFormValue) => void;
   onCancel?: () => void;
 };
-
-const inputClass = "rounded-md border border-zinc-300 bg-transparent px-2 py-1.5 text-sm dark:border-zinc-700";
 
 export function ConnectorForm({ initial, submitLabel, isPending, onSubmit, onCancel }: Props) {
   const [name, setName] = useState(initial?.name ?? "");

@@ -2,12 +2,16 @@
 // The chat's live connector panel: connectors with on/off switches and a policy (allow / ask first /
 // never), per-tool switches and policy overrides, health, and the registry revision. When a change
 // alters the tools while an answer is streaming, it says the change applies on the next request and
-// offers "Apply now" (restart the answer with the new tools).
+// offers "Apply now" (restart the answer with the new tools). A connector that wants the user's own
+// account shows "authorization needed" and the account control (sign-in opens in a new tab).
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 
 import { useTRPC } from "@/components/providers/trpc-provider.tsx";
 import { Button } from "@/components/ui/button.tsx";
+
+import { OAuthAccountControl } from "./oauth-account-control.tsx";
+import { Switch } from "@/components/ui/switch.tsx";
 import type { ToolPolicy } from "@/server/policy/rules.ts";
 
 const connectorPolicies: { value: ToolPolicy; label: string }[] = [
@@ -35,6 +39,7 @@ const healthLabels: Record<string, string> = {
   connecting: "connecting…",
   idle: "not connected yet",
   unhealthy: "unavailable",
+  needs_authorization: "authorization needed",
   closed: "closed",
 };
 
@@ -42,6 +47,8 @@ export function ConnectorPanel({ sessionId, toolsRevision, streaming }: Props) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const state = useQuery(trpc.tools.state.queryOptions({ sessionId }));
+  const oauthStatuses = useQuery(trpc.connectors.oauthStatus.queryOptions());
+  const accountStatus = (id: string) => oauthStatuses.data?.find((entry) => entry.connectorId === id)?.status;
   const [error, setError] = useState<string | null>(null);
   const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.tools.state.queryKey({ sessionId }) });
   const options = {
@@ -104,15 +111,11 @@ export function ConnectorPanel({ sessionId, toolsRevision, streaming }: Props) {
                   {connector.enabled ? (healthLabels[connector.health] ?? connector.health) : "off"}
                 </span>
               </span>
-              <input
-                type="checkbox"
-                role="switch"
+              <Switch
                 aria-label={`Use ${connector.name} in this chat`}
                 checked={connector.enabled}
                 disabled={isBusy}
-                onChange={(event) =>
-                  setConnector.mutate({ sessionId, connectorId: connector.id, enabled: event.target.checked })
-                }
+                onCheckedChange={(enabled) => setConnector.mutate({ sessionId, connectorId: connector.id, enabled })}
               />
             </label>
             <label className="flex items-center justify-between gap-2 text-xs text-zinc-600 dark:text-zinc-400">
@@ -139,6 +142,18 @@ export function ConnectorPanel({ sessionId, toolsRevision, streaming }: Props) {
             </label>
             {connector.enabled && connector.lastError && connector.health === "unhealthy" && (
               <p className="text-xs text-red-700 dark:text-red-300">{connector.lastError}</p>
+            )}
+            {(accountStatus(connector.id) === "connected" ||
+              accountStatus(connector.id) === "needs_authorization" ||
+              connector.health === "needs_authorization") && (
+              <OAuthAccountControl
+                connectorId={connector.id}
+                connectorName={connector.name}
+                status={
+                  connector.health === "needs_authorization" ? "needs_authorization" : accountStatus(connector.id)!
+                }
+                opensInNewTab
+              />
             )}
             {connector.enabled && connector.tools.length > 0 && (
               <ul className="ml-3 flex flex-col gap-1 border-l border-zinc-200 pl-3 dark:border-zinc-800">

@@ -1,21 +1,27 @@
 "use client";
 // Settings → Connectors: the admin's connectors (read-only) and the user's own remote ones, with
-// add, edit, remove and "Test connection" listing the tools.
+// add, edit, remove and "Test connection" listing the tools, and for connectors with per-user
+// accounts (MCP OAuth) the user's account control; `notice` is the outcome of a sign-in that just
+// came back through the OAuth callback.
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import Link from "next/link";
 import { useState } from "react";
 
 import { useTRPC } from "@/components/providers/trpc-provider.tsx";
 import { Button } from "@/components/ui/button.tsx";
+import { SettingsSection } from "@/components/ui/settings-section.tsx";
 
 import { ConnectorForm } from "./connector-form.tsx";
+import { OAuthAccountControl } from "./oauth-account-control.tsx";
 
-type Check = { ok: true; tools: { name: string }[] } | { ok: false; error: string };
+type Check = { ok: true; tools: { name: string }[] } | { ok: false; error: string; isAuthorizationNeeded: boolean };
+export type OAuthNotice = { outcome: "connected" | "denied" | "expired" | "failed"; connectorId: string | null };
 
-export function ConnectorSettings() {
+export function ConnectorSettings({ notice }: { notice?: OAuthNotice | null }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const connectors = useQuery(trpc.connectors.list.queryOptions());
+  const oauthStatuses = useQuery(trpc.connectors.oauthStatus.queryOptions());
+  const statusOf = (id: string) => oauthStatuses.data?.find((entry) => entry.connectorId === id)?.status;
   const [mode, setMode] = useState<{ kind: "idle" } | { kind: "add" } | { kind: "edit"; id: string }>({ kind: "idle" });
   const [error, setError] = useState<string | null>(null);
   const [checks, setChecks] = useState<Record<string, Check>>({});
@@ -28,26 +34,22 @@ export function ConnectorSettings() {
   const create = useMutation(trpc.connectors.create.mutationOptions({ onSuccess: done, onError }));
   const update = useMutation(trpc.connectors.update.mutationOptions({ onSuccess: done, onError }));
   const remove = useMutation(trpc.connectors.delete.mutationOptions({ onSuccess: done, onError }));
-  const check = useMutation(trpc.connectors.check.mutationOptions({ onError }));
+  const check = useMutation(
+    trpc.connectors.check.mutationOptions({
+      onError,
+      onSuccess: () => queryClient.invalidateQueries({ queryKey: trpc.connectors.oauthStatus.queryKey() }),
+    }),
+  );
+  const noticeName = connectors.data?.find((connector) => connector.id === notice?.connectorId)?.name;
 
   return (
-    <section aria-labelledby="connectors-heading" className="flex flex-col gap-4">
-      <div className="flex items-center justify-between">
-        <h1 id="connectors-heading" className="text-xl font-semibold">
-          Connectors
-        </h1>
-        <Link href="/" className="text-sm underline-offset-2 hover:underline">
-          Back to chats
-        </Link>
-      </div>
-      <p className="text-sm text-zinc-600 dark:text-zinc-400">
-        MCP servers your chats can use. Switch them on per chat in the chat&apos;s Tools panel.
-      </p>
-      {error && (
-        <p role="alert" className="rounded-md bg-red-50 p-3 text-sm text-red-800 dark:bg-red-950 dark:text-red-200">
-          {error}
-        </p>
-      )}
+    <SettingsSection
+      id="connectors-heading"
+      title="Connectors"
+      intro={<>MCP servers your chats can use. Switch them on per chat in the chat&apos;s Tools panel.</>}
+      error={error}
+    >
+      {notice && <OAuthNoticeMessage notice={notice} connectorName={noticeName ?? "the connector"} />}
       <ul
         aria-label="Connectors"
         className="divide-y divide-zinc-200 rounded-md border border-zinc-200 dark:divide-zinc-800 dark:border-zinc-800"
@@ -97,6 +99,13 @@ export function ConnectorSettings() {
                     </>
                   )}
                 </div>
+                {statusOf(connector.id) && (
+                  <OAuthAccountControl
+                    connectorId={connector.id}
+                    connectorName={connector.name}
+                    status={statusOf(connector.id)!}
+                  />
+                )}
                 {checks[connector.id] && <CheckResult check={checks[connector.id]!} />}
               </>
             )}
@@ -123,11 +132,36 @@ export function ConnectorSettings() {
           <Button onClick={() => setMode({ kind: "add" })}>Add connector</Button>
         </div>
       )}
-    </section>
+    </SettingsSection>
+  );
+}
+
+const noticeTexts: Record<OAuthNotice["outcome"], (name: string) => string> = {
+  connected: (name) => `Your account is connected to ${name}. Its tools are ready in your chats.`,
+  denied: (name) => `Access to ${name} was not allowed; nothing changed.`,
+  expired: () => "That sign-in was not started from this account or has expired. Press Connect account again.",
+  failed: (name) => `Connecting your account to ${name} failed. Try again.`,
+};
+
+function OAuthNoticeMessage({ notice, connectorName }: { notice: OAuthNotice; connectorName: string }) {
+  const isSuccess = notice.outcome === "connected";
+  return (
+    <p
+      role={isSuccess ? "status" : "alert"}
+      className={`rounded-md p-3 text-sm ${isSuccess ? "bg-green-50 text-green-900 dark:bg-green-950 dark:text-green-100" : "bg-amber-50 text-amber-900 dark:bg-amber-950 dark:text-amber-100"}`}
+    >
+      {noticeTexts[notice.outcome](connectorName)}
+    </p>
   );
 }
 
 function CheckResult({ check }: { check: Check }) {
+  if (!check.ok && check.isAuthorizationNeeded)
+    return (
+      <p role="alert" className="text-sm text-amber-800 dark:text-amber-200">
+        Authorization needed: connect your account to use this connector.
+      </p>
+    );
   if (!check.ok)
     return (
       <p role="alert" className="text-sm text-red-700 dark:text-red-300">

@@ -4,6 +4,7 @@
 import { useId, useState, type FormEvent } from "react";
 
 import { Button } from "@/components/ui/button.tsx";
+import { inputClass } from "@/components/ui/text-field.tsx";
 
 export type PersonaFormValue = { name: string; systemPrompt: string; toolAllowlist: string[] };
 
@@ -14,8 +15,6 @@ type Props = {
   onSubmit: (value: PersonaFormValue) => void;
   onCancel?: () => void;
 };
-
-const inputClass = "rounded-md border border-zinc-300 bg-transparent px-2 py-1.5 text-sm dark:border-zinc-700";
 
 /** "a, b,,c " → ["a", "b", "c"] */
 export function parseAllowlist(text: string): string[] {

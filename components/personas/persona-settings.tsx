@@ -2,11 +2,11 @@
 // Settings → Personas: the user's presets of a system prompt and a tool allowlist, with add, edit
 // and delete. A chat picks one in its header; deleting a persona leaves its chats without one.
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import Link from "next/link";
 import { useState } from "react";
 
 import { useTRPC } from "@/components/providers/trpc-provider.tsx";
 import { Button } from "@/components/ui/button.tsx";
+import { SettingsSection } from "@/components/ui/settings-section.tsx";
 
 import { PersonaForm } from "./persona-form.tsx";
 
@@ -50,24 +50,17 @@ export function PersonaSettings() {
   const remove = useMutation(trpc.policy.personas.delete.mutationOptions({ onSuccess: done, onError }));
 
   return (
-    <section aria-labelledby="personas-heading" className="flex flex-col gap-4">
-      <div className="flex items-center justify-between">
-        <h1 id="personas-heading" className="text-xl font-semibold">
-          Personas
-        </h1>
-        <Link href="/" className="text-sm underline-offset-2 hover:underline">
-          Back to chats
-        </Link>
-      </div>
-      <p className="text-sm text-zinc-600 dark:text-zinc-400">
-        A persona gives a chat its system prompt and limits which tools the model may see. Choose one in a chat&apos;s
-        header.
-      </p>
-      {error && (
-        <p role="alert" className="rounded-md bg-red-50 p-3 text-sm text-red-800 dark:bg-red-950 dark:text-red-200">
-          {error}
-        </p>
-      )}
+    <SettingsSection
+      id="personas-heading"
+      title="Personas"
+      intro={
+        <>
+          A persona gives a chat its system prompt and limits which tools the model may see. Choose one in a chat&apos;s
+          header.
+        </>
+      }
+      error={error}
+    >
       <ul
         aria-label="Personas"
         className="divide-y divide-zinc-200 rounded-md border border-zinc-200 dark:divide-zinc-800 dark:border-zinc-800"
@@ -117,6 +110,6 @@ export function PersonaSettings() {
           <Button onClick={() => setMode({ kind: "add" })}>Add persona</Button>
         </div>
       )}
-    </section>
+    </SettingsSection>
   );
 }

@@ -1,13 +1,15 @@
 "use client";
-// The signed-in user's chat sessions: create, rename inline, delete with confirmation. Errors from
-// the server are shown as the messages the API chose for users.
+// The signed-in user's chat sessions: create, search by title, rename inline, delete with
+// confirmation. Errors from the server are shown as the messages the API chose for users.
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 
 import { useTRPC } from "@/components/providers/trpc-provider.tsx";
 import { Button } from "@/components/ui/button.tsx";
 
+import { filterSessionsByTitle } from "./filter-sessions.ts";
 import { SessionRow } from "./session-row.tsx";
+import { SessionSearch } from "./session-search.tsx";
 
 export function SessionList() {
   const trpc = useTRPC();
@@ -16,6 +18,8 @@ export function SessionList() {
   const invalidate = () => queryClient.invalidateQueries({ queryKey: trpc.session.list.queryKey() });
   const create = useMutation(trpc.session.create.mutationOptions({ onSuccess: invalidate }));
   const [error, setError] = useState<string | null>(null);
+  const [query, setQuery] = useState("");
+  const shown = filterSessionsByTitle(sessions.data ?? [], query);
 
   return (
     <section aria-labelledby="sessions-heading" className="flex flex-col gap-4">
@@ -44,12 +48,16 @@ export function SessionList() {
       {sessions.data?.length === 0 && (
         <p className="text-sm text-zinc-600 dark:text-zinc-400">No chats yet. Start one with “New chat”.</p>
       )}
-      {sessions.data && sessions.data.length > 0 && (
+      {sessions.data && sessions.data.length > 0 && <SessionSearch value={query} onChange={setQuery} />}
+      {sessions.data && sessions.data.length > 0 && shown.length === 0 && (
+        <p className="text-sm text-zinc-600 dark:text-zinc-400">No chat title matches “{query.trim()}”.</p>
+      )}
+      {shown.length > 0 && (
         <ul
           aria-label="Chat sessions"
           className="divide-y divide-zinc-200 rounded-md border border-zinc-200 dark:divide-zinc-800 dark:border-zinc-800"
         >
-          {sessions.data.map((session) => (
+          {shown.map((session) => (
             <SessionRow key={session.id} session={session} onChanged={invalidate} onError={setError} />
           ))}
         </ul>

@@ -1,11 +1,19 @@
 "use client";
-// One chat session in the list, with inline rename and a two-step delete.
+// One chat session in the list; its actions menu offers Rename (inline) and Delete (confirmed in the
+// row).
 import { useMutation } from "@tanstack/react-query";
 import Link from "next/link";
-import { useState, type FormEvent } from "react";
+import { useRef, useState, type FormEvent } from "react";
 
 import { useTRPC } from "@/components/providers/trpc-provider.tsx";
 import { Button } from "@/components/ui/button.tsx";
+import {
+  DropdownMenu,
+  DropdownMenuContent,
+  DropdownMenuItem,
+  DropdownMenuTrigger,
+} from "@/components/ui/dropdown-menu.tsx";
+import { MoreIcon } from "@/components/ui/icons.tsx";
 
 type Session = { id: string; title: string; updatedAt: Date };
 
@@ -15,6 +23,8 @@ export function SessionRow({ session, onChanged, onError }: Props) {
   const trpc = useTRPC();
   const [mode, setMode] = useState<"view" | "rename" | "confirm-delete">("view");
   const [title, setTitle] = useState(session.title);
+  // Rename and Delete move focus into the row (the input, Keep); the menu must not pull it back.
+  const isLeavingMenu = useRef(false);
   const callbacks = {
     onSuccess: () => {
       onError(null);
@@ -58,7 +68,7 @@ export function SessionRow({ session, onChanged, onError }: Props) {
   }
 
   return (
-    <li className="flex flex-wrap items-center gap-2 p-3" aria-label={session.title}>
+    <li className="flex items-center gap-2 p-3" aria-label={session.title}>
       <div className="min-w-0 flex-1">
         <Link href={`/s/${session.id}`} className="block truncate font-medium underline-offset-2 hover:underline">
           {session.title}
@@ -66,30 +76,50 @@ export function SessionRow({ session, onChanged, onError }: Props) {
         <p className="text-xs text-zinc-500 dark:text-zinc-400">Updated {session.updatedAt.toLocaleString()}</p>
       </div>
       {mode === "confirm-delete" ? (
-        <>
+        <div className="flex flex-wrap items-center justify-end gap-2">
           <span className="text-sm">Delete this chat?</span>
           <Button variant="danger" onClick={() => remove.mutate({ id: session.id })} disabled={remove.isPending}>
             Delete
           </Button>
-          <Button variant="ghost" onClick={() => setMode("view")}>
+          <Button variant="ghost" onClick={() => setMode("view")} autoFocus>
             Keep
           </Button>
-        </>
+        </div>
       ) : (
-        <>
-          <Button
-            variant="secondary"
-            onClick={() => {
-              setTitle(session.title);
-              setMode("rename");
+        <DropdownMenu>
+          <DropdownMenuTrigger
+            aria-label={`Actions for ${session.title}`}
+            className="rounded-md p-2 text-zinc-700 hover:bg-zinc-100 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600 dark:text-zinc-300 dark:hover:bg-zinc-800"
+          >
+            <MoreIcon />
+          </DropdownMenuTrigger>
+          <DropdownMenuContent
+            align="end"
+            onCloseAutoFocus={(event) => {
+              if (isLeavingMenu.current) event.preventDefault();
+              isLeavingMenu.current = false;
             }}
           >
-            Rename
-          </Button>
-          <Button variant="ghost" onClick={() => setMode("confirm-delete")}>
-            Delete
-          </Button>
-        </>
+            <DropdownMenuItem
+              onSelect={() => {
+                isLeavingMenu.current = true;
+                setTitle(session.title);
+                setMode("rename");
+              }}
+            >
+              Rename
+            </DropdownMenuItem>
+            <DropdownMenuItem
+              onSelect={() => {
+                isLeavingMenu.current = true;
+                setMode("confirm-delete");
+              }}
+              className="text-red-700 dark:text-red-300"
+            >
+              Delete
+            </DropdownMenuItem>
+          </DropdownMenuContent>
+        </DropdownMenu>
       )}
     </li>
   );

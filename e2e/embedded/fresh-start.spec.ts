@@ -12,8 +12,8 @@ test("a newcomer signs in with the local account and keeps a session", async ({ 
   await signIn.signIn("Local account", "Local user");
 
   const sessions = new SessionsPage(page);
-  await sessions.create();
-  await sessions.rename("New chat", "First steps");
+  const id = await sessions.create();
+  await sessions.rename(id, "New chat", "First steps");
   await page.reload();
   await expect(sessions.session("First steps")).toBeVisible();
 

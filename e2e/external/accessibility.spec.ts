@@ -1,5 +1,6 @@
 // An accessibility scan (axe-core) of the main pages: sign-in, the chat list, a chat with a tool
-// call, connector and persona settings. Serious or critical violations fail the test.
+// call, connector and persona settings, in the light and the dark theme (chosen with the header's
+// theme menu, kept across reloads). Serious or critical violations fail the test.
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
 
@@ -37,4 +38,40 @@ test("the main pages have no serious or critical accessibility violations", asyn
 
   await page.goto("/settings/personas");
   await expectNoSeriousViolations(page);
+});
+
+test("the dark theme is kept across reloads and its pages have no serious violations", async ({ page }) => {
+  await page.goto("/");
+  await new SignInPage(page).signIn(E2E_PROVIDER_NAME, ALICE.name);
+  await page.getByRole("button", { name: "Theme: System" }).click();
+  await page.getByRole("menuitemradio", { name: "Dark" }).click();
+  await expect(page.locator("html")).toHaveClass(/\bdark\b/);
+  await expect(page.getByRole("button", { name: "Theme: Dark" })).toBeVisible();
+
+  // Set before the first paint: the class is already there when the document has just been parsed.
+  await page.reload({ waitUntil: "domcontentloaded" });
+  expect(await page.evaluate(() => document.documentElement.classList.contains("dark"))).toBe(true);
+  await expectNoSeriousViolations(page);
+
+  const chat = new ChatPage(page);
+  await chat.openNewChat();
+  await chat.send('use tool builtin_current_time {"timezone":"UTC"}');
+  await chat.expectLastAnswerDone();
+  await chat.lastToolCard().locator("summary").click();
+  await expectNoSeriousViolations(page);
+
+  await page.getByRole("button", { name: "Details" }).last().click();
+  await expect(page.getByRole("dialog", { name: "Turn details" })).toBeVisible();
+  await expectNoSeriousViolations(page);
+  await page.keyboard.press("Escape");
+
+  for (const path of ["/settings/connectors", "/settings/personas"]) {
+    await page.goto(path);
+    await expect(page.locator("main")).toBeVisible();
+    await expectNoSeriousViolations(page);
+  }
+
+  await page.getByRole("button", { name: "Theme: Dark" }).click();
+  await page.getByRole("menuitemradio", { name: "Light" }).click();
+  await expect(page.locator("html")).not.toHaveClass(/\bdark\b/);
 });

@@ -1,5 +1,5 @@
-// A signed-in user chats: streamed answers, a tool call with its result, stop mid-answer, and a
-// reload mid-answer that resumes the stream without duplicating text. The model providers are the
+// A signed-in user chats: streamed answers, a tool call with its result, stop mid-answer, a reload
+// mid-answer that resumes the stream without duplicating text, and editing the last message. The model providers are the
 // fake provider server speaking the real Anthropic / OpenAI / Gemini wire formats.
 import { expect, test } from "@playwright/test";
 
@@ -63,4 +63,33 @@ test("reloading mid-answer resumes the stream with no duplicated text", async ({
   await chat.expectLastAnswerDone();
   const text = (await chat.lastAnswer().locator("p").first().textContent()) ?? "";
   expect(text).toBe(words);
+});
+
+test("editing the last message replaces it and its answer with an answer to the new text", async ({ page }) => {
+  const chat = new ChatPage(page);
+  await chat.openNewChat();
+  await chat.send("first question");
+  await chat.expectLastAnswerDone();
+  await chat.send("second question");
+  await expect(chat.lastAnswer()).toContainText("Echo: second question");
+  await chat.expectLastAnswerDone();
+  await expect(page.getByRole("button", { name: "Edit message" })).toHaveCount(1); // the last message only
+
+  await chat.editLastMessage("second question, edited");
+  await expect(chat.lastAnswer()).toContainText("Echo: second question, edited");
+  await chat.expectLastAnswerDone();
+
+  const replaced = page.getByTestId("replaced-message");
+  await expect(replaced).toHaveCount(1);
+  await expect(replaced).toContainText("Edited");
+  await expect(replaced.getByText("second question", { exact: true })).toBeHidden(); // collapsed
+  await expect(chat.answers).toHaveCount(2); // the replaced answer is not one of the live ones
+
+  await page.reload(); // the same from the stored history
+  await expect(page.getByTestId("replaced-message")).toHaveCount(1);
+  await expect(page.getByTestId("user-message")).toHaveText(["first question", "second question, edited"]);
+  await replaced.getByText("Edited — the earlier version of this message").click();
+  await expect(replaced.getByText("second question", { exact: true })).toBeVisible();
+  await replaced.getByText("Its answer").click();
+  await expect(replaced.getByTestId("markdown")).toHaveText("Echo: second question");
 });

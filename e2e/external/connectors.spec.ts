@@ -61,12 +61,49 @@ test("switching a connector while an answer streams offers Apply now, which rest
 
   await chat.switchConnector("everything", true);
   await expect(page.getByText("Pending: applies on the next request of this answer.")).toBeVisible();
+  await saveScreenshot(page, "apply-now-pending");
   await page.getByRole("button", { name: "Apply now" }).click();
 
   await expect(page.getByTestId("superseded-turn")).toContainText("Restarted");
   await expect(chat.lastAnswer()).toContainText("Restarted with everything.");
   await chat.expectLastAnswerDone();
   await saveScreenshot(page, "apply-now");
+});
+
+test("a switch mid-answer reaches the next request of the same turn; turn details show both revisions", async ({
+  page,
+  request,
+}) => {
+  const chat = new ChatPage(page);
+  await chat.openNewChat();
+  await chat.chooseModel("openai:gpt-5.1");
+  await scriptFakeReply(request, "openai", {
+    steps: [
+      { type: "text", text: "thinking ".repeat(150), chunkSize: 6 },
+      { type: "tool-call", name: "builtin_current_time", args: { timezone: "UTC" } },
+    ],
+    delayMs: 40,
+  });
+  await scriptFakeReply(request, "openai", { steps: [{ type: "text", text: "Answered on the new tools." }] });
+  await chat.send("think, then check the time");
+  await expect(chat.lastAnswer()).toContainText("thinking thinking");
+  await chat.switchConnector("everything", true);
+  await expect(page.getByText("Pending: applies on the next request of this answer.")).toBeVisible();
+
+  await expect(chat.lastAnswer()).toContainText("Answered on the new tools.");
+  await chat.expectLastAnswerDone();
+  await chat.lastAnswer().getByRole("button", { name: "Details" }).click();
+  const details = page.getByRole("dialog", { name: "Turn details" });
+  const requests = details.getByTestId("turn-request");
+  await expect(requests).toHaveCount(2);
+  await expect(requests.first()).toContainText("tools revision 1 ");
+  await expect(requests.first().getByTestId("request-tool-names")).not.toContainText("everything_");
+  await expect(requests.last()).not.toContainText("tools revision 1 ");
+  await expect(requests.last().getByTestId("request-tool-names")).toContainText("everything_get-sum");
+  await expect(details).toContainText("builtin.current_time");
+  await saveScreenshot(page, "turn-details");
+  await page.keyboard.press("Escape");
+  await expect(details).toHaveCount(0);
 });
 
 test("settings list the admin connector read-only, test it, and refuse private URLs", async ({ page }) => {

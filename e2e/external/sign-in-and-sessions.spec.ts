@@ -21,10 +21,10 @@ test("sign in, create, rename and delete a session, sign out", async ({ page }) 
   await page.goto("/");
   await signIn.signIn(E2E_PROVIDER_NAME, ALICE.name);
 
-  await sessions.create();
-  await expect(sessions.session("New chat").first()).toBeVisible();
+  const id = await sessions.create();
+  await expect(sessions.row(id)).toContainText("New chat");
   const title = `Plans ${Date.now()}`;
-  await sessions.rename("New chat", title);
+  await sessions.rename(id, "New chat", title);
 
   await page.reload();
   await expect(sessions.session(title)).toBeVisible();

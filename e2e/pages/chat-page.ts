@@ -15,7 +15,7 @@ export class ChatPage {
   async openNewChat(): Promise<void> {
     await this.page.goto("/");
     const created = this.page.waitForResponse((r) => r.url().includes("/api/trpc/session.create") && r.ok());
-    await this.page.getByRole("button", { name: "New chat" }).click();
+    await this.page.getByRole("button", { name: "New chat", exact: true }).click();
     const body = (await (await created).json()) as { result: { data: { json: { id: string } } } }[];
     const id = body[0]!.result.data.json.id;
     await this.page.goto(`/s/${id}`);
@@ -75,6 +75,16 @@ export class ChatPage {
   async send(text: string): Promise<void> {
     await this.composer.fill(text);
     await this.composer.press("Enter");
+    await expect(this.page.getByTestId("user-message").filter({ hasText: text }).last()).toBeVisible();
+  }
+
+  /** The pencil on the last user message, then the inline editor's Send. */
+  async editLastMessage(text: string): Promise<void> {
+    await this.page.getByRole("button", { name: "Edit message", exact: true }).click();
+    const editor = this.page.getByRole("textbox", { name: "Edit message", exact: true });
+    await editor.fill(text);
+    await this.page.getByRole("button", { name: "Send edit", exact: true }).click();
+    await expect(editor).toHaveCount(0);
     await expect(this.page.getByTestId("user-message").filter({ hasText: text }).last()).toBeVisible();
   }
 

@@ -17,16 +17,31 @@ export class SessionsPage {
     await expect(this.list.or(this.page.getByText("No chats yet"))).toBeVisible();
   }
 
-  async create(): Promise<void> {
-    await this.waitForLoaded();
-    const created = this.page.waitForResponse((r) => r.url().includes("/api/trpc/session.create") && r.ok());
-    await this.page.getByRole("button", { name: "New chat" }).click();
-    await created;
-    await expect(this.session("New chat").first()).toBeVisible();
+  /** The row of one session, by id (titles repeat: every new chat is "New chat"). */
+  row(id: string): Locator {
+    return this.list.getByRole("listitem").filter({ has: this.page.locator(`a[href="/s/${id}"]`) });
   }
 
-  async rename(from: string, to: string): Promise<void> {
-    await this.session(from).first().getByRole("button", { name: "Rename" }).click();
+  /** Creates a chat from the list and returns its id once its row is shown. */
+  async create(): Promise<string> {
+    await this.waitForLoaded();
+    const created = this.page.waitForResponse((r) => r.url().includes("/api/trpc/session.create") && r.ok());
+    await this.page.getByRole("button", { name: "New chat", exact: true }).click();
+    const body = (await (await created).json()) as { result: { data: { json: { id: string } } } }[];
+    const id = body[0]!.result.data.json.id;
+    await expect(this.row(id)).toBeVisible();
+    return id;
+  }
+
+  /** Opens a row's actions menu and picks one of its items. */
+  async chooseAction(row: Locator, title: string, action: "Rename" | "Delete"): Promise<void> {
+    await row.getByRole("button", { name: `Actions for ${title}`, exact: true }).click();
+    await this.page.getByRole("menuitem", { name: action, exact: true }).click();
+  }
+
+  /** Renames the chat with this id (currently titled `from`). */
+  async rename(id: string, from: string, to: string): Promise<void> {
+    await this.chooseAction(this.row(id), from, "Rename");
     const input = this.page.getByLabel("Session title");
     await input.fill(to);
     await this.page.getByRole("button", { name: "Save" }).click();
@@ -34,8 +49,8 @@ export class SessionsPage {
   }
 
   async remove(title: string): Promise<void> {
-    await this.session(title).getByRole("button", { name: "Delete" }).click();
-    await this.session(title).getByRole("button", { name: "Delete" }).click();
+    await this.chooseAction(this.session(title), title, "Delete");
+    await this.session(title).getByRole("button", { name: "Delete", exact: true }).click();
     await expect(this.session(title)).toHaveCount(0);
   }
 

@@ -1,0 +1,65 @@
+"use client";
+// The conversation: each user message followed by the turns that answered it. A message replaced
+// by an edit is shown collapsed with its answers, above the edited one, the way a restarted turn
+// sits collapsed above its replacement. Only the last message may be edited, never mid-answer.
+import type { ChatState } from "./chat-state.ts";
+import { TurnView } from "./turn-view.tsx";
+import { UserMessage } from "./user-message.tsx";
+
+type Props = {
+  state: ChatState;
+  /** Edits the last user message; absent while editing is not possible (an answer is streaming). */
+  onEdit?: (messageId: string, text: string) => Promise<boolean>;
+};
+
+function textOf(message: ChatState["messages"][number]): string {
+  return message.parts.map((part) => (part.type === "text" ? part.text : "")).join("");
+}
+
+export function Conversation({ state, onEdit }: Props) {
+  const userMessages = state.messages.filter((message) => message.role === "user");
+  const lastId = userMessages.filter((message) => !message.replacedBy).at(-1)?.id;
+  const turnsOf = (messageId: string, label?: string) =>
+    state.turns
+      .filter((turn) => turn.userMessageId === messageId)
+      .map((turn) => (
+        <TurnView
+          key={turn.id}
+          turn={turn}
+          messages={state.messages.filter((m) => m.turnId === turn.id)}
+          toolResults={state.toolResults}
+          toolProgress={state.toolProgress}
+          approvals={state.approvals}
+          limitNotes={state.limitNotes[turn.id] ?? []}
+          supersededLabel={label}
+        />
+      ));
+
+  return (
+    <section aria-label="Conversation" className="flex flex-1 flex-col gap-4">
+      {userMessages.map((message) =>
+        message.replacedBy ? (
+          <details
+            key={message.id}
+            className="rounded-md border border-dashed border-zinc-300 px-3 py-2 text-sm text-zinc-600 dark:border-zinc-700 dark:text-zinc-400"
+            data-testid="replaced-message"
+          >
+            <summary className="cursor-pointer">Edited — the earlier version of this message</summary>
+            <div className="mt-2 flex flex-col gap-2 opacity-80">
+              <p className="whitespace-pre-wrap [overflow-wrap:anywhere]">{textOf(message)}</p>
+              {turnsOf(message.id, "Its answer")}
+            </div>
+          </details>
+        ) : (
+          <div key={message.id} className="flex flex-col gap-3">
+            <UserMessage
+              text={textOf(message)}
+              onEdit={onEdit && message.id === lastId ? (text) => onEdit(message.id, text) : undefined}
+            />
+            {turnsOf(message.id)}
+          </div>
+        ),
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,88 @@
+"use client";
+// A user's message in the conversation. The last one can be edited: the pencil opens an inline
+// editor (Enter sends, Shift+Enter adds a line, Escape cancels) and sending replaces the message
+// and its answers with a fresh answer to the new text.
+import { useState, type KeyboardEvent } from "react";
+
+import { Button } from "@/components/ui/button.tsx";
+import { PencilIcon } from "@/components/ui/icons.tsx";
+import { Tooltip } from "@/components/ui/tooltip.tsx";
+
+type Props = {
+  text: string;
+  /** Given when the message may be edited now; resolves to whether the edit was accepted. */
+  onEdit?: (text: string) => Promise<boolean>;
+};
+
+export function UserMessage({ text, onEdit }: Props) {
+  const [draft, setDraft] = useState<string | null>(null);
+  const [isSending, setIsSending] = useState(false);
+
+  async function submit() {
+    if (!onEdit || draft === null || !draft.trim() || isSending) return;
+    setIsSending(true);
+    const isAccepted = await onEdit(draft);
+    setIsSending(false);
+    if (isAccepted) setDraft(null);
+  }
+
+  function onKeyDown(event: KeyboardEvent<HTMLTextAreaElement>) {
+    if (event.key === "Escape") setDraft(null);
+    if (event.key === "Enter" && !event.shiftKey && !event.nativeEvent.isComposing) {
+      event.preventDefault();
+      void submit();
+    }
+  }
+
+  if (draft !== null)
+    return (
+      <form
+        className="flex w-full flex-col gap-2 self-end sm:w-[85%]"
+        onSubmit={(event) => {
+          event.preventDefault();
+          void submit();
+        }}
+      >
+        <textarea
+          aria-label="Edit message"
+          value={draft}
+          onChange={(event) => setDraft(event.target.value)}
+          onKeyDown={onKeyDown}
+          autoFocus
+          rows={Math.min(8, Math.max(2, draft.split("\n").length))}
+          className="w-full resize-y rounded-lg border border-zinc-300 bg-transparent px-3 py-2 text-sm dark:border-zinc-700"
+        />
+        <div className="flex justify-end gap-2">
+          <Button type="button" variant="ghost" onClick={() => setDraft(null)}>
+            Cancel
+          </Button>
+          <Button type="submit" disabled={isSending || !draft.trim() || draft === text}>
+            Send edit
+          </Button>
+        </div>
+      </form>
+    );
+
+  return (
+    <div className="group flex max-w-[85%] items-start gap-1 self-end">
+      {onEdit && (
+        <Tooltip content="Edit">
+          <button
+            type="button"
+            aria-label="Edit message"
+            onClick={() => setDraft(text)}
+            className="mt-1 rounded-md p-1.5 text-zinc-600 hover:bg-zinc-100 focus-visible:outline-2 focus-visible:outline-blue-600 dark:text-zinc-400 dark:hover:bg-zinc-800"
+          >
+            <PencilIcon className="size-3.5" />
+          </button>
+        </Tooltip>
+      )}
+      <p
+        className="min-w-0 whitespace-pre-wrap rounded-lg bg-zinc-100 px-3 py-2 [overflow-wrap:anywhere] dark:bg-zinc-800"
+        data-testid="user-message"
+      >
+        {text}
+      </p>
+    </div>
+  );
+}

@@ -1,0 +1,113 @@
+"use client";
+// The chat pages' list of chats: New chat, search by title, and a link per chat (the open one
+// marked current). Wide screens show it as a column beside the chat; narrow screens get a "Chats"
+// button in the chat's toolbar that opens the same list in a sheet.
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import Link from "next/link";
+import { useParams, useRouter } from "next/navigation";
+import { useState } from "react";
+
+import { useTRPC } from "@/components/providers/trpc-provider.tsx";
+import { Button } from "@/components/ui/button.tsx";
+import { cn } from "@/components/ui/cn.ts";
+import { MenuIcon, PlusIcon } from "@/components/ui/icons.tsx";
+import { Sheet, SheetContent, SheetTrigger } from "@/components/ui/sheet.tsx";
+
+import { filterSessionsByTitle } from "./filter-sessions.ts";
+import { SessionSearch } from "./session-search.tsx";
+
+function SessionNav({ onNavigate }: { onNavigate?: () => void }) {
+  const trpc = useTRPC();
+  const router = useRouter();
+  const queryClient = useQueryClient();
+  const { sessionId } = useParams<{ sessionId?: string }>();
+  const sessions = useQuery(trpc.session.list.queryOptions());
+  const [query, setQuery] = useState("");
+  const create = useMutation(
+    trpc.session.create.mutationOptions({
+      onSuccess: (session) => {
+        void queryClient.invalidateQueries({ queryKey: trpc.session.list.queryKey() });
+        onNavigate?.();
+        router.push(`/s/${session.id}`);
+      },
+    }),
+  );
+  const shown = filterSessionsByTitle(sessions.data ?? [], query);
+
+  return (
+    <div className="flex min-h-0 flex-col gap-3">
+      <Button variant="secondary" onClick={() => create.mutate(undefined)} disabled={create.isPending}>
+        <PlusIcon />
+        New chat
+      </Button>
+      {create.error && (
+        <p role="alert" className="text-sm text-red-700 dark:text-red-300">
+          {create.error.message}
+        </p>
+      )}
+      <SessionSearch value={query} onChange={setQuery} />
+      {sessions.isError && (
+        <p role="alert" className="text-sm text-red-700 dark:text-red-300">
+          {sessions.error.message}
+        </p>
+      )}
+      {sessions.data && shown.length === 0 && (
+        <p className="text-sm text-zinc-600 dark:text-zinc-400">
+          {query.trim() ? "No chat title matches." : "No chats yet."}
+        </p>
+      )}
+      <ul aria-label="Chats" className="flex min-h-0 flex-col gap-0.5 overflow-y-auto">
+        {shown.map((session) => (
+          <li key={session.id}>
+            <Link
+              href={`/s/${session.id}`}
+              onClick={onNavigate}
+              aria-current={session.id === sessionId ? "page" : undefined}
+              className={cn(
+                "block truncate rounded-md px-2 py-1.5 text-sm hover:bg-zinc-100 dark:hover:bg-zinc-800",
+                session.id === sessionId && "bg-zinc-100 font-medium dark:bg-zinc-800",
+              )}
+            >
+              {session.title}
+            </Link>
+          </li>
+        ))}
+      </ul>
+      <Link href="/" onClick={onNavigate} className="text-sm text-zinc-600 hover:underline dark:text-zinc-400">
+        Manage chats
+      </Link>
+    </div>
+  );
+}
+
+/** The column beside the chat, from md up. */
+export function SessionSidebar() {
+  return (
+    <aside
+      aria-label="Chat list"
+      className="hidden w-64 shrink-0 border-r border-zinc-200 md:block dark:border-zinc-800"
+    >
+      <div className="sticky top-0 flex max-h-dvh flex-col p-3">
+        <SessionNav />
+      </div>
+    </aside>
+  );
+}
+
+/** The "Chats" button and sheet that replace the column on narrow screens. */
+export function SessionSidebarSheet() {
+  const [isOpen, setIsOpen] = useState(false);
+  return (
+    <Sheet open={isOpen} onOpenChange={setIsOpen}>
+      <SheetTrigger asChild>
+        <Button variant="ghost" className="px-2 md:hidden">
+          <MenuIcon />
+          Chats
+        </Button>
+      </SheetTrigger>
+      <SheetContent side="left" title="Chats">
+        <SessionNav onNavigate={() => setIsOpen(false)} />
+      </SheetContent>
+    </Sheet>
+  );
+}
