@@ -40,6 +40,8 @@ const MAX_TOOL_PAGES = 100;
 
 export class McpConnection {
   health: ConnectionHealth = "idle";
+  /** The last settled health listeners were told about. */
+  private reportedHealth: ConnectionHealth = "idle";
   lastError: string | null = null;
   /** One tail for the connection's whole life, so a crash's last words survive the restart. */
   private readonly stderr = new LineTail(STDERR_TAIL_LINES);
@@ -274,9 +276,15 @@ export class McpConnection {
     return new ToolError("failed", `The ${this.key} connector needs the user to authorize Patchbay first.`);
   }
 
+  /**
+   * Listeners hear only settled changes: `connecting` is transient, so a retry that ends where it
+   * started (e.g. needs_authorization again) reports nothing and rebuilds no registry.
+   */
   private setHealth(health: ConnectionHealth): void {
     if (this.health === health) return;
     this.health = health;
+    if (health === "connecting" || health === this.reportedHealth) return;
+    this.reportedHealth = health;
     if (!this.silent) notify(() => this.options.onHealthChanged?.(this.key, health));
   }
 

@@ -178,7 +178,7 @@ describe("fixture connections over stdio", () => {
     expect(error.code).toBe("failed");
     expect(error.message).toBe("The fixture connector disconnected during the call.");
     expect(pool.health(KEY)).toBe("unhealthy");
-    expect(health).toEqual(["connecting", "ready", "unhealthy"]);
+    expect(health).toEqual(["ready", "unhealthy"]);
     expect(pool.lastError(KEY)).toContain("crashing on purpose");
     expect(pool.recentStderr(KEY)).toContain("mcp-fixture: crashing on purpose");
 
@@ -193,7 +193,7 @@ describe("fixture connections over stdio", () => {
     await rejection(caller(pool)("crash"));
 
     await vi.waitFor(() => expect(pool.health(KEY)).toBe("ready"), { timeout: 5_000, interval: 50 });
-    expect(health).toEqual(["connecting", "ready", "unhealthy", "connecting", "ready"]);
+    expect(health).toEqual(["ready", "unhealthy", "ready"]); // `connecting` is transient: never reported
   });
 
   it("gives a stdio child the connector's env on a minimal base, never the app's secrets", async () => {
@@ -224,7 +224,7 @@ describe("fixture connections over stdio", () => {
     const second = await pidOf("b");
     expect(second).not.toBe(first);
     await vi.waitFor(() => expect(isAlive(first)).toBe(false), { timeout: 5_000 });
-    expect(health).toEqual(["connecting", "ready", "connecting", "ready"]); // the retired one is silent
+    expect(health).toEqual(["ready", "ready"]); // the retired one is silent
 
     await pool.closeAll();
     expect(pool.health(KEY)).toBe("closed");
@@ -242,7 +242,7 @@ describe("fixture connections over stdio", () => {
     expect(error.message).toMatch(/^The missing connector is unavailable: .*ENOENT/);
     expect(pool.health("missing")).toBe("unhealthy");
     expect(pool.lastError("missing")).toContain("ENOENT");
-    expect(health).toEqual(["connecting", "unhealthy"]);
+    expect(health).toEqual(["unhealthy"]);
   });
 });
 
@@ -271,7 +271,7 @@ describe("fixture connection over Streamable HTTP", () => {
 
     const crashed = await rejection(call("crash"));
     expect(crashed.message).toBe("The http connector disconnected during the call.");
-    expect(health).toEqual(["connecting", "ready", "unhealthy"]);
+    expect(health).toEqual(["ready", "unhealthy"]);
 
     const refused = await rejection(call("echo", { text: "anyone?" }));
     expect(refused.code).toBe("failed");

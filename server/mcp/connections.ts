@@ -23,6 +23,7 @@ export type McpCallOptions = { signal: AbortSignal; timeoutMs: number; onProgres
 export type McpCallResult = { content: JsonValue; structuredContent?: JsonValue; isError: boolean };
 export type ConnectionPoolOptions = {
   onToolsChanged?: (key: string) => void;
+  /** A connection settled into another state (`connecting` is never reported; see connection.ts). */
   onHealthChanged?: (key: string, health: ConnectionHealth) => void;
   /** Bound on spawning + initialize, and on each tools/list page. Default 10 s. */
   connectTimeoutMs?: number;

@@ -252,4 +252,21 @@ describe("MCP OAuth accounts", () => {
     expect(await callTool(bob, "notes.whoami")).toContain("signed in as bob-account");
     expect(await storedTokens(bob.userId)).not.toBeNull();
   });
+
+  it("a connection that keeps needing authorization settles: retries rebuild no revisions", async () => {
+    const revisionOf = async () =>
+      (await db.chatSession.findUniqueOrThrow({ where: { id: alice.sessionId } })).toolsRevision;
+    await new Promise((resolve) => setTimeout(resolve, 300)); // rebuilds from the disconnect finish
+    const settled = await revisionOf();
+    for (let attempt = 0; attempt < 3; attempt++) {
+      await getSessionTools(deps, alice.userId, alice.sessionId); // each one tries the server again
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(await revisionOf()).toBe(settled);
+    expect(
+      pool.health(
+        connectionKey({ id: notesId, config: { kind: "streamable-http", url: server.url, headers: {} } }, alice.userId),
+      ),
+    ).toBe("needs_authorization");
+  });
 });
