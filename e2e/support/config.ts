@@ -1,12 +1,19 @@
 // Ports, accounts and URLs the e2e harness shares between playwright.config.ts and the specs.
-export const E2E_ISSUER_PORT = 3101;
-export const EXTERNAL_APP_PORT = 3100;
-export const EMBEDDED_APP_PORT = 3200;
-export const FAKE_PROVIDER_PORT = 3102;
+// E2E_PORT_OFFSET (default 0) shifts every port and names its own database, so two checkouts can
+// run their e2e suites on one machine at the same time.
+export const E2E_PORT_OFFSET = Number(process.env.E2E_PORT_OFFSET ?? 0);
+const port = (base: number) => base + E2E_PORT_OFFSET;
+
+export const E2E_ISSUER_PORT = port(3101);
+export const EXTERNAL_APP_PORT = port(3100);
+export const EMBEDDED_APP_PORT = port(3200);
+export const FAKE_PROVIDER_PORT = port(3102);
 /** A second instance of the external app (same database) that allows private connector URLs. */
-export const LAN_APP_PORT = 3103;
+export const LAN_APP_PORT = port(3103);
 /** The OAuth-protected MCP test server (e2e/support/mcp-oauth). */
-export const MCP_OAUTH_PORT = 3104;
+export const MCP_OAUTH_PORT = port(3104);
+/** The harness OAuth server playing the vendors' sign-in endpoints (e2e/support/provider-oauth). */
+export const PROVIDER_OAUTH_PORT = port(3105);
 
 export const EXTERNAL_APP_URL = `http://localhost:${EXTERNAL_APP_PORT}`;
 export const EMBEDDED_APP_URL = `http://localhost:${EMBEDDED_APP_PORT}`;
@@ -21,4 +28,4 @@ export const E2E_PROVIDER_NAME = "Test SSO";
 export const ALICE = { id: "alice", email: "alice@example.test", name: "Alice Example" };
 export const BOB = { id: "bob", email: "bob@example.test", name: "Bob Example" };
 
-export const E2E_DATABASE = "patchbay_e2e";
+export const E2E_DATABASE = E2E_PORT_OFFSET === 0 ? "patchbay_e2e" : `patchbay_e2e_${E2E_PORT_OFFSET}`;

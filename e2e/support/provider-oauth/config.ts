@@ -1,6 +1,8 @@
 // Where the harness OAuth server listens in e2e runs, and the Patchbay env that points the
 // subscription flows at it (sign-in) and at the fake provider (model requests, Code Assist).
-export const PROVIDER_OAUTH_PORT = 3105;
+import { PROVIDER_OAUTH_PORT } from "../config.ts";
+
+export { PROVIDER_OAUTH_PORT };
 export const PROVIDER_OAUTH_URL = `http://127.0.0.1:${PROVIDER_OAUTH_PORT}`;
 
 /** The OAuth endpoint overrides for a harness OAuth server at `url`. */
