@@ -33,7 +33,7 @@ export function limitMessage(limit: LimitName, max: number): string {
     case "tool_calls_per_minute":
       return `rate limited: ${max} calls per minute in this chat. This call was not run; wait before calling tools again, or answer without them.`;
     case "steps":
-      return `Stopped after ${max} model requests (the step limit) while the model was still calling tools.`;
+      return `Stopped after ${max} model requests (the step limit) while the model was still calling tools; it was asked to answer with what it had.`;
   }
 }
 
