@@ -24,6 +24,7 @@ export type SessionEventType =
   | "tool.approval.decided"
   | "limit.reached"
   | "request.started"
+  | "request.finished"
   | "turn.finished"
   | "tools.changed";
 

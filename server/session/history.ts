@@ -36,7 +36,24 @@ export type TurnDto = {
   outputTokens: number | null;
   startedAt: Date;
   endedAt: Date | null;
-  requests: { index: number; toolsRevision: number; toolNames: string[]; finishReason: string | null }[];
+  requests: TurnRequestDto[];
+};
+
+/**
+ * One model request of a turn (the turn details audit): the tool revision and the exact tool names
+ * the model was shown, then, once it ended, how it ended, its token usage and its duration in ms
+ * (from sending it to the end of its stream). The usage fields are absent on an entry built live
+ * from `request.started` (they arrive with `request.finished`) and null when the provider reported
+ * none or the request never finished (aborted).
+ */
+export type TurnRequestDto = {
+  index: number;
+  toolsRevision: number;
+  toolNames: string[];
+  finishReason: string | null;
+  inputTokens?: number | null;
+  outputTokens?: number | null;
+  durationMs?: number | null;
 };
 
 export type SessionHistoryDto = {
@@ -135,6 +152,9 @@ export async function getSessionHistory(
             toolsRevision: request.toolsRevision,
             toolNames: request.toolNames as string[],
             finishReason: request.finishReason,
+            inputTokens: request.inputTokens,
+            outputTokens: request.outputTokens,
+            durationMs: request.durationMs,
           })),
         })),
       };

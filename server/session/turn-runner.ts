@@ -4,7 +4,7 @@
 // source (tool-round.ts: limits, approvals), and loops with the results until the model answers
 // without tools or the step cap is hit; at the cap, one last request without tools asks the model to
 // answer from the results it has (step-limit.ts). The system prompt is the caller's (the chat's
-// persona, or the instance default). The turn stops writing as soon as its AbortSignal fires; whoever aborted it
+// persona, or the instance default). Each request's audit row gets its token usage and duration. The turn stops writing as soon as its AbortSignal fires; whoever aborted it
 // records why.
 import { streamText } from "ai";
 
@@ -146,6 +146,7 @@ async function runStep(
   // is read at once: the writer publishes nothing before the bookkeeping committed (its message row
   // must exist), so Patchbay adds almost nothing to the time to first token.
   const bookkeeping = new AbortController();
+  const sentAt = performance.now();
   const result = streamText({
     model,
     ...call.options,
@@ -172,17 +173,20 @@ async function runStep(
   if (signal.aborted) throw new StepAborted();
   const hasHiddenCalls = !mode.isFinal && draft.toolCalls.length === 0 && !draft.error && adoptHiddenToolCalls(draft);
   await writer.close();
-  const events: EventInput[] = hasHiddenCalls
-    ? [{ type: "message.updated", data: { messageId, parts: draft.parts.map(toPartDto) } }]
-    : [];
+  const durationMs = Math.round(performance.now() - sentAt);
+  const usage = { inputTokens: draft.usage.inputTokens ?? null, outputTokens: draft.usage.outputTokens ?? null };
+  const finishReason = draft.error ? "error" : draft.finishReason;
+  const events: EventInput[] = [{ type: "request.finished", data: { index, finishReason, ...usage, durationMs } }];
+  if (hasHiddenCalls) events.push({ type: "message.updated", data: { messageId, parts: draft.parts.map(toPartDto) } });
   await recordRequestEnd(deps.db, {
     requestId,
     turnId: turn.id,
     sessionId: turn.sessionId,
     isFirstRequest: index === 0,
     firstTokenAt,
-    finishReason: draft.error ? "error" : draft.finishReason,
+    finishReason,
     usage: draft.usage,
+    durationMs,
     // The final parts (with what only the end brings: signatures, adopted calls) unless aborted.
     message: signal.aborted ? null : { id: messageId, parts: draft.parts, events },
   });
