@@ -6,7 +6,7 @@ import type { Db } from "../db.ts";
 import { listSessionApprovals, type ApprovalDto } from "../policy/approvals.ts";
 import type { AssistantPart, JsonValue } from "./canonical.ts";
 import { getChatSession, type ChatSessionDto } from "./chat-sessions.ts";
-import { isReplacedMessage, toCanonicalMessage, type ReplacedMetadata } from "./transcript.ts";
+import { isReplacedMessage, keptFromOf, toCanonicalMessage, type ReplacedMetadata } from "./transcript.ts";
 
 export type PartDto =
   | { type: "text"; text: string }
@@ -22,6 +22,11 @@ export type MessageDto = {
   parts: PartDto[];
   /** Set on a user message an edit replaced: the id of the message that replaced it. */
   replacedBy?: string;
+  /**
+   * Set on the first messages of a turn apply now restarted: the tool rounds it kept from the
+   * superseded turn, each naming the message it copies (which stays on the superseded turn).
+   */
+  keptFrom?: string;
 };
 
 export type TurnDto = {
@@ -134,6 +139,7 @@ export async function getSessionHistory(
           turnId: row.turnId,
           parts: toCanonicalMessage(row).parts.map(toPartDto),
           ...(isReplacedMessage(row) ? { replacedBy: (row.metadata as ReplacedMetadata).replacedBy } : {}),
+          ...(keptFromOf(row) ? { keptFrom: keptFromOf(row)! } : {}),
         })),
         turns: turns.map((turn) => ({
           id: turn.id,
