@@ -4,7 +4,7 @@
 // result, then `slow`, and once it sees the new tools (or misses the old ones) it answers. Apply now
 // after the `echo` round finished and while `slow` runs must give a restarted request that holds the
 // echo call with its result, no slow call, in an order the provider accepts, and `echo` must not run
-// again. A plain Regenerate redoes everything.
+// again; the same when `slow` waits for the user's approval. A plain Regenerate redoes everything.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import type { ParsedRequest, ScriptedReply } from "../../e2e/support/fake-provider/script.ts";
@@ -38,18 +38,29 @@ function scriptedModel(tools: { echo: string; slow: string }, isRestarted: (requ
   };
 }
 
-/** Starts a turn and waits until its echo round is stored and the slow call runs. */
-async function turnWithRunningSlowCall(provider: ProviderId, isRestarted: (request: ParsedRequest) => boolean) {
+/**
+ * Starts a turn and waits until its echo round is stored and the slow call runs (or, with
+ * `askFirst`, waits for the user's approval).
+ */
+async function turnWithPendingSlowCall(
+  provider: ProviderId,
+  isRestarted: (request: ParsedRequest) => boolean,
+  askFirst = false,
+) {
   const { fake, manager, database } = bed;
   const chat = await bed.chatWithFixture();
+  if (askFirst) await bed.askBefore(chat.userId, chat.sessionId, "slow");
   fake.clear();
   bed.calls.length = 0;
   const model = scriptedModel(chat, isRestarted);
   fake.script(fakeIdFor(provider), model, model, model, model);
   const { turnId } = await manager.startTurn(chat.userId, chat.sessionId, "Echo, then wait", choice(provider));
   await waitFor(
-    () => Promise.resolve(bed.calls),
-    (calls) => calls.includes("fixture.slow"),
+    () =>
+      askFirst
+        ? database.db.toolApproval.count({ where: { turnId, status: "pending" } })
+        : Promise.resolve(bed.calls.filter((name) => name === "fixture.slow").length),
+    (count) => count === 1,
   );
   expect(await database.db.message.count({ where: { turnId, role: "tool" } })).toBe(1);
   return { ...chat, turnId };
@@ -68,7 +79,7 @@ describe.each(providerIds)("apply now keeps finished rounds on %s", (provider) =
 
   it("keeps the finished echo round, drops the running slow call, and does not run echo again", async () => {
     const { db } = bed.database;
-    const chat = await turnWithRunningSlowCall(provider, hasExtraTools);
+    const chat = await turnWithPendingSlowCall(provider, hasExtraTools);
     const revision = await bed.setConnector(chat.userId, chat.sessionId, "extra", true);
     const restarted = await bed.manager.applyNow(chat.userId, chat.turnId);
 
@@ -101,9 +112,29 @@ describe.each(providerIds)("apply now keeps finished rounds on %s", (provider) =
     expect(late).toBeNull(); // the superseded run can no longer add a tool message
   });
 
+  it("cancels a call that waits for approval: the approval expires, the tool never runs", async () => {
+    const { db } = bed.database;
+    const chat = await turnWithPendingSlowCall(provider, hasExtraTools, true);
+    await bed.setConnector(chat.userId, chat.sessionId, "extra", true);
+    const restarted = await bed.manager.applyNow(chat.userId, chat.turnId);
+
+    expect((await waitForTurnEnd(db, restarted.turnId)).status).toBe("completed");
+    expect(bed.calls).toEqual(["fixture.echo"]);
+    const body = JSON.stringify(bed.fake.requests(fakeId)[2]!.body);
+    expect(body).toContain(MARK);
+    expect(body).not.toMatch(/ms\\?":4321\b/);
+    expect(await db.toolApproval.findMany({ where: { turnId: chat.turnId } })).toMatchObject([{ status: "expired" }]);
+    const settled = await db.message.findMany({
+      where: { turnId: chat.turnId, role: "tool" },
+      orderBy: { seq: "asc" },
+    });
+    expect(settled.at(-1)!.parts).toMatchObject([{ isError: true, output: { error: { code: "cancelled" } } }]);
+    expectNoInvalidRequest();
+  });
+
   it("stays valid when the kept round's tool is no longer offered on the new revision", async () => {
     const { db } = bed.database;
-    const chat = await turnWithRunningSlowCall(provider, lacksFixtureTools);
+    const chat = await turnWithPendingSlowCall(provider, lacksFixtureTools);
     await bed.setConnector(chat.userId, chat.sessionId, "fixture", false);
     const restarted = await bed.manager.applyNow(chat.userId, chat.turnId);
 
@@ -120,7 +151,7 @@ describe.each(providerIds)("apply now keeps finished rounds on %s", (provider) =
 describe("Regenerate (a plain restart)", () => {
   it("redoes the whole turn from the user message: nothing is kept, echo runs again", async () => {
     const { db } = bed.database;
-    const chat = await turnWithRunningSlowCall("anthropic", hasExtraTools);
+    const chat = await turnWithPendingSlowCall("anthropic", hasExtraTools);
     await bed.setConnector(chat.userId, chat.sessionId, "extra", true);
     const restarted = await bed.manager.restart(chat.userId, chat.turnId);
 

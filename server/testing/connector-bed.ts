@@ -7,6 +7,7 @@ import { startFakeProvider } from "../../e2e/support/fake-provider/server.ts";
 import { ConnectionPool } from "../mcp/connections.ts";
 import { McpRegistry } from "../mcp/registry.ts";
 import { setConnectorEnabled } from "../mcp/session-tools.ts";
+import { setToolPolicy } from "../policy/connector-policy.ts";
 import type { SessionManager } from "../session/manager.ts";
 import { startListening, stopListening } from "../session/notifier.ts";
 import type { ToolSource } from "../session/tool-runner.ts";
@@ -26,6 +27,8 @@ export type ConnectorBed = {
   chatWithFixture(): Promise<{ userId: string; sessionId: string; revision: number; slow: string; echo: string }>;
   /** Switches a connector in a chat; the chat's new tool revision. */
   setConnector(userId: string, sessionId: string, name: ConnectorName, enabled: boolean): Promise<number>;
+  /** Makes one `fixture` tool (by its MCP name) wait for the user's approval in a chat. */
+  askBefore(userId: string, sessionId: string, toolName: string): Promise<void>;
   close(): Promise<void>;
 };
 
@@ -70,6 +73,10 @@ export async function startConnectorBed(): Promise<ConnectorBed> {
     const exposed = (name: string) => snapshot.tools.find((tool) => tool.canonicalName === name)!.exposedName;
     return { ...ids, revision, slow: exposed("fixture.slow"), echo: exposed("fixture.echo") };
   };
+  const askBefore = async (userId: string, sessionId: string, toolName: string) => {
+    const input = { sessionId, connectorId: connectors.fixture, toolName, policy: "ask" as const };
+    await setToolPolicy({ db, registry }, userId, input);
+  };
   const close = async () => {
     await manager.stop();
     await pool.closeAll();
@@ -77,5 +84,5 @@ export async function startConnectorBed(): Promise<ConnectorBed> {
     await fake.close();
     await database.drop();
   };
-  return { database, fake, registry, manager, calls, chatWithFixture, setConnector, close };
+  return { database, fake, registry, manager, calls, chatWithFixture, setConnector, askBefore, close };
 }
