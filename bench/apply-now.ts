@@ -1,4 +1,4 @@
-// Apply-now latency: a turn streams a slow reply, then `manager.restart` (what chat.applyNow calls)
+// Apply-now latency: a turn streams a slow reply, then `manager.applyNow` (what chat.applyNow calls)
 // supersedes it; measured from the call to the restarted request arriving at the fake provider
 // (its `receivedAt`: the body has been read; a 1 ms wall clock, compared with this process's). A
 // fetch wrapper on Patchbay's model clients stamps when each request leaves and when its abort
@@ -106,7 +106,7 @@ async function applyNowOnce(context: Context) {
   );
   const old = stamps.sends.at(-1)!;
   const start = performance.now();
-  const restarted = await engine.manager.restart(userId, turnId);
+  const restarted = await engine.manager.applyNow(userId, turnId);
   const returned = performance.now() - start;
   const status = (await waitForTurnEnd(engine.db, restarted.turnId)).status;
   if (status !== "completed") throw new Error(`the restarted turn ended ${status}`);
@@ -124,7 +124,7 @@ async function applyNowOnce(context: Context) {
 }
 
 /**
- * Pool checkouts (one per query or transaction) from restart() to its request leaving, on a turn
+ * Pool checkouts (one per query or transaction) from applyNow() to its request leaving, on a turn
  * that already finished: no old stream writing meanwhile, so these are the path's own calls.
  */
 async function checkoutsOfRestart(context: Context): Promise<number> {
@@ -135,7 +135,7 @@ async function checkoutsOfRestart(context: Context): Promise<number> {
   const first = await engine.manager.startTurn(userId, sessionId, PROMPT, CHOICE);
   await waitForTurnEnd(engine.db, first.turnId);
   const start = performance.now();
-  const restarted = await engine.manager.restart(userId, first.turnId);
+  const restarted = await engine.manager.applyNow(userId, first.turnId);
   await waitForTurnEnd(engine.db, restarted.turnId);
   const sent = stamps.sends.find((send) => send.at >= start)?.at ?? Number.NaN;
   return engine.checkouts.filter((at) => at >= start && at <= sent).length;
@@ -157,17 +157,17 @@ export async function runApplyNowBench(context: Context, runs: number): Promise<
   }
   const pick = (key: keyof Sample) => samples.map((sample) => sample[key]);
   printTable(
-    `Apply now: restart() of a streaming turn -> restarted request at the fake provider (${runs} runs after ${WARM_UP} warm-up)`,
+    `Apply now: applyNow() of a streaming turn -> restarted request at the fake provider (${runs} runs after ${WARM_UP} warm-up)`,
     ["path", "n", "p50", "p99", "mean", "target"],
     [
-      row("restart() call -> restarted request arrives at the fake provider", pick("arrived"), "<= 50 ms p50"),
-      row("  breakdown: restart() returns", pick("returned")),
-      row("  breakdown: restart() call -> request leaves Patchbay (fetch)", pick("sent")),
+      row("applyNow() call -> restarted request arrives at the fake provider", pick("arrived"), "<= 50 ms p50"),
+      row("  breakdown: applyNow() returns", pick("returned")),
+      row("  breakdown: applyNow() call -> request leaves Patchbay (fetch)", pick("sent")),
       row(
         "  breakdown: fetch -> the fake provider has read the body",
         samples.map((sample) => sample.arrived - sample.sent),
       ),
-      row("restart() call -> old request aborted (its fetch signal fires)", pick("oldAborted")),
+      row("applyNow() call -> old request aborted (its fetch signal fires)", pick("oldAborted")),
     ],
   );
   const checkouts = Math.min(
@@ -178,7 +178,7 @@ export async function runApplyNowBench(context: Context, runs: number): Promise<
   printNotes([
     `every run is a new chat with the ${context.connectorIds.length} connectors on; the restarted request declares ${request.declared} tools (a ${(request.bytes / 1024).toFixed(0)} KB body); anthropic; the fake provider runs in ${context.fake.where}.`,
     "'arrives' is the fake's receivedAt (set once it has read the whole body; whole milliseconds, so up to 1 ms early).",
-    `from restart() to its request leaving, Patchbay makes ${checkouts} database calls (pool checkouts on a restart of a finished turn, fewest of 3; a transaction counts once).`,
+    `from applyNow() to its request leaving, Patchbay makes ${checkouts} database calls (pool checkouts on a restart of a finished turn, fewest of 3; a transaction counts once).`,
     "the old stream stops when this instance gets the turn-control notification back from Postgres (LISTEN) and re-reads the turn.",
     `machine load (1-minute load average) at the start / end: ${loadBefore.toFixed(1)} / ${loadavg()[0]!.toFixed(1)}.`,
   ]);

@@ -33,7 +33,7 @@ export function limitMessage(limit: LimitName, max: number): string {
     case "tool_calls_per_minute":
       return `rate limited: ${max} calls per minute in this chat. This call was not run; wait before calling tools again, or answer without them.`;
     case "steps":
-      return `Stopped after ${max} model requests (the step limit) while the model was still calling tools.`;
+      return `Stopped after ${max} model requests (the step limit) while the model was still calling tools; it was asked to answer with what it had.`;
   }
 }
 
@@ -44,13 +44,17 @@ export function limitResult(limit: CallLimit, max: number): ToolOutcome {
   );
 }
 
-/** Tool calls of this chat whose results were stored in the last minute (calls that never ran excluded). */
+/**
+ * Tool calls of this chat whose results were stored in the last minute: calls that never ran, and
+ * the copies apply now makes of a superseded turn's rounds (kept-rounds.ts), excluded.
+ */
 export async function countRecentToolCalls(db: Db, sessionId: string, now = new Date()): Promise<number> {
   const since = new Date(now.getTime() - WINDOW_MS);
   const [row] = await db.$queryRaw<{ count: number }[]>`
     SELECT count(*)::int AS count
     FROM "Message" AS m, jsonb_array_elements(m.parts) AS part
     WHERE m."sessionId" = ${sessionId} AND m.role = 'tool' AND m."createdAt" >= ${since}
+      AND m.metadata->>'keptFrom' IS NULL
       AND NOT (part->>'isError' = 'true' AND coalesce(part->'output'->'error'->>'code', '') = ANY(${NOT_RUN_CODES}))`;
   return row?.count ?? 0;
 }

@@ -4,95 +4,38 @@
 // schemas, and message / tool-call ordering. (a) A connector switched while a slow turn streams shows
 // up in the turn's next request, after its tool round, on revision N+1. (b) Apply now while a tool
 // call is running, or after its result was recorded, supersedes the turn and restarts it on the
-// latest revision from the same history: the superseded turn's calls and results are cut away, so
-// the restarted first request is valid and never shows a call without its result.
+// latest revision: the restarted turn keeps the finished round (its call and result) and drops the
+// running call (marked cancelled) and any text after the round, so its first request is valid and
+// never shows a call without its result. More cases in apply-now-kept.integration.test.ts.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-import { fixtureStdioConfig } from "../../e2e/support/mcp-fixture/launch.ts";
-import { startFakeProvider } from "../../e2e/support/fake-provider/server.ts";
-import { ConnectionPool } from "../mcp/connections.ts";
-import { McpRegistry } from "../mcp/registry.ts";
-import { setConnectorEnabled } from "../mcp/session-tools.ts";
 import { exposeToolName } from "../providers/tool-names.ts";
-import { createTestDatabase, type TestDatabase } from "../testing/database.ts";
-import {
-  createManager,
-  createUserWithSession,
-  fakeIdFor,
-  TEST_MODELS,
-  waitFor,
-  waitForTurnEnd,
-  type FakeProvider,
-} from "../testing/engine.ts";
+import { startConnectorBed, type ConnectorBed } from "../testing/connector-bed.ts";
+import { fakeIdFor, TEST_MODELS, waitFor, waitForTurnEnd } from "../testing/engine.ts";
 import { providerIds, type ProviderId } from "./canonical.ts";
-import type { SessionManager } from "./manager.ts";
-import { startListening, stopListening } from "./notifier.ts";
 
 const TIME_TOOL = exposeToolName("builtin.current_time");
-let database: TestDatabase;
-let fake: FakeProvider;
-let pool: ConnectionPool;
-let registry: McpRegistry;
-let manager: SessionManager;
-let deps: Parameters<typeof setConnectorEnabled>[0];
-const connectors = { fixture: "", extra: "" };
+let bed: ConnectorBed;
 
 beforeAll(async () => {
-  database = await createTestDatabase();
-  fake = await startFakeProvider({});
-  await startListening(database.url);
-  const { db } = database;
-  for (const name of ["fixture", "extra"] as const) {
-    connectors[name] = (await db.connector.create({ data: { source: "admin", name, transport: "stdio" } })).id;
-  }
-  const config = fixtureStdioConfig();
-  const resolveConnector = (id: string) => {
-    const name = Object.entries(connectors).find(([, connectorId]) => connectorId === id)?.[0];
-    return Promise.resolve(name ? { id, name, config } : null);
-  };
-  const events = { registry: null as McpRegistry | null };
-  pool = new ConnectionPool({
-    onToolsChanged: (key) => void events.registry?.rebuildForConnector(key, "list_changed"),
-  });
-  registry = new McpRegistry({ db, pool, resolveConnector, toolTimeoutMs: 10_000, maxOutputChars: 10_000 });
-  events.registry = registry;
-  deps = { db, registry, pool, resolveConnector };
-  manager = createManager(db, fake, { tools: registry });
-  manager.start();
+  bed = await startConnectorBed();
 });
 
 afterAll(async () => {
-  await manager.stop();
-  await pool.closeAll();
-  await stopListening();
-  await fake.close();
-  await database.drop();
+  await bed.close();
 });
-
-/** A chat with the fixture connector on (revision N) and the extra one off. */
-async function chatWithFixture() {
-  const ids = await createUserWithSession(database.db);
-  const { revision } = await setConnectorEnabled(deps, ids.userId, {
-    ...ids,
-    connectorId: connectors.fixture,
-    enabled: true,
-  });
-  const tools = (await registry.snapshot(ids.sessionId)).tools;
-  const slow = tools.find((tool) => tool.canonicalName === "fixture.slow")!.exposedName;
-  return { ...ids, revision, slow };
-}
 
 const choice = (provider: ProviderId) => ({ provider, model: TEST_MODELS[provider] });
 
 function firstEvent(turnId: string, type: string) {
   return waitFor(
-    () => database.db.sessionEvent.findFirst({ where: { turnId, type } }),
+    () => bed.database.db.sessionEvent.findFirst({ where: { turnId, type } }),
     (event) => !!event,
   );
 }
 
 function turnRequests(turnId: string) {
-  return database.db.turnRequest.findMany({ where: { turnId }, orderBy: { index: "asc" } });
+  return bed.database.db.turnRequest.findMany({ where: { turnId }, orderBy: { index: "asc" } });
 }
 
 /** The function tools a recorded request declares, whatever its wire format. */
@@ -105,6 +48,7 @@ function declaredTools(body: unknown): string[] {
 
 /** No request the fake received was one the real API would refuse (the reasons, when there are). */
 function expectNoInvalidRequest() {
+  const { fake } = bed;
   const refused = fake.requests().filter((request) => request.status === 400);
   expect(refused.map((request) => `${request.path}: ${request.error}`)).toEqual([]);
   expect(fake.requests().every((request) => request.status !== 400)).toBe(true);
@@ -114,7 +58,8 @@ describe.each(providerIds)("mid-turn tool changes on %s", (provider) => {
   const fakeId = fakeIdFor(provider);
 
   it("a connector switched off while the turn streams is gone from its next request, on revision N+1", async () => {
-    const { userId, sessionId, revision, slow } = await chatWithFixture();
+    const { fake, manager, database } = bed;
+    const { userId, sessionId, revision, slow } = await bed.chatWithFixture();
     fake.clear();
     fake.script(fakeId, {
       steps: [
@@ -127,8 +72,7 @@ describe.each(providerIds)("mid-turn tool changes on %s", (provider) => {
 
     const { turnId } = await manager.startTurn(userId, sessionId, "Wait a little", choice(provider));
     await firstEvent(turnId, "text.delta");
-    const off = await setConnectorEnabled(deps, userId, { sessionId, connectorId: connectors.fixture, enabled: false });
-    expect(off.revision).toBe(revision + 1);
+    expect(await bed.setConnector(userId, sessionId, "fixture", false)).toBe(revision + 1);
     expect(fake.requests(fakeId)).toHaveLength(1); // switched while the first response was still streaming
 
     expect((await waitForTurnEnd(database.db, turnId)).status).toBe("completed");
@@ -148,8 +92,9 @@ describe.each(providerIds)("mid-turn tool changes on %s", (provider) => {
     expectNoInvalidRequest();
   });
 
-  it("apply now while a tool call runs: superseded, restarted on N+1 without the unanswered call", async () => {
-    const { userId, sessionId, revision, slow } = await chatWithFixture();
+  it("apply now while a tool call runs: superseded, restarted on N+1 without the call, marked cancelled", async () => {
+    const { fake, manager, database } = bed;
+    const { userId, sessionId, revision, slow } = await bed.chatWithFixture();
     fake.clear();
     fake.script(fakeId, { steps: [{ type: "tool-call", name: slow, args: { ms: 4321, steps: 4 } }] });
     fake.script(fakeId, { steps: [{ type: "text", text: "Restarted with the extra tools." }] });
@@ -157,21 +102,27 @@ describe.each(providerIds)("mid-turn tool changes on %s", (provider) => {
     const first = await manager.startTurn(userId, sessionId, "Wait a long time", choice(provider));
     await firstEvent(first.turnId, "tool.call");
     expect(await database.db.message.count({ where: { turnId: first.turnId, role: "tool" } })).toBe(0); // pending
-    const on = await setConnectorEnabled(deps, userId, { sessionId, connectorId: connectors.extra, enabled: true });
-    expect(on.revision).toBe(revision + 1);
-    const restarted = await manager.restart(userId, first.turnId);
+    const revisionNow = await bed.setConnector(userId, sessionId, "extra", true);
+    expect(revisionNow).toBe(revision + 1);
+    const restarted = await manager.applyNow(userId, first.turnId);
 
-    await expectRestartedOn(first.turnId, restarted.turnId, on.revision);
+    await expectRestartedOn(first.turnId, restarted.turnId, revisionNow);
     const bodies = fake.requests(fakeId).map((request) => JSON.stringify(request.body));
     expect(bodies).toHaveLength(2);
     expect(bodies[0]).not.toContain("extra_");
     expect(bodies[1]).not.toMatch(/ms\\?":4321\b/); // the superseded turn's call is not in the restarted request
+    const settled = await database.db.message.findMany({ where: { turnId: first.turnId, role: "tool" } });
+    expect(settled.flatMap((message) => message.parts as object[])).toMatchObject([
+      { isError: true, output: { error: { code: "cancelled" } } },
+    ]);
     expectNoInvalidRequest();
   });
 
-  it("apply now after the tool result was recorded, while the follow-up streams: the whole round is cut", async () => {
-    const { userId, sessionId, revision, slow } = await chatWithFixture();
+  it("apply now after the tool result was recorded, while the follow-up streams: the round is kept, the text cut", async () => {
+    const { fake, manager, database } = bed;
+    const { userId, sessionId, revision, slow } = await bed.chatWithFixture();
     fake.clear();
+    bed.calls.length = 0;
     fake.script(fakeId, { steps: [{ type: "tool-call", name: slow, args: { ms: 173, steps: 1 } }] });
     fake.script(fakeId, { steps: [{ type: "text", text: "stale ".repeat(200), chunkSize: 4 }], delayMs: 20 });
     fake.script(fakeId, { steps: [{ type: "text", text: "Restarted with the extra tools." }] });
@@ -186,11 +137,11 @@ describe.each(providerIds)("mid-turn tool changes on %s", (provider) => {
       (count) => count === 2,
     );
     await firstEvent(first.turnId, "text.delta");
-    const on = await setConnectorEnabled(deps, userId, { sessionId, connectorId: connectors.extra, enabled: true });
-    expect(on.revision).toBe(revision + 1);
-    const restarted = await manager.restart(userId, first.turnId);
+    const revisionNow = await bed.setConnector(userId, sessionId, "extra", true);
+    expect(revisionNow).toBe(revision + 1);
+    const restarted = await manager.applyNow(userId, first.turnId);
 
-    await expectRestartedOn(first.turnId, restarted.turnId, on.revision);
+    await expectRestartedOn(first.turnId, restarted.turnId, revisionNow);
     const requests = fake.requests(fakeId);
     expect(requests).toHaveLength(3);
     await waitFor(
@@ -198,16 +149,17 @@ describe.each(providerIds)("mid-turn tool changes on %s", (provider) => {
       (aborted) => aborted,
     ); // the streaming follow-up was cancelled upstream
     const restartedBody = JSON.stringify(requests[2]!.body);
-    expect(restartedBody).not.toMatch(/ms\\?":173\b/); // the superseded call and its result are cut
-    expect(restartedBody).not.toContain("stale stale");
+    expect(restartedBody).toMatch(/ms\\?":173\b/); // the finished call and its result are kept
+    expect(restartedBody).not.toContain("stale stale"); // the partial text after it is cut
     expect(restartedBody).toContain("Wait, then answer");
+    expect(bed.calls).toEqual(["fixture.slow"]); // not run again
     expectNoInvalidRequest();
   });
 });
 
 /** The old turn is superseded, its calls kept for display; the new one ran on `revision` with the extra tools. */
 async function expectRestartedOn(oldTurnId: string, newTurnId: string, revision: number) {
-  const { db } = database;
+  const { db } = bed.database;
   expect((await db.turn.findUniqueOrThrow({ where: { id: oldTurnId } })).status).toBe("superseded");
   const done = await waitForTurnEnd(db, newTurnId);
   expect(done).toMatchObject({ status: "completed", restartOfId: oldTurnId });

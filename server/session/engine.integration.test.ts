@@ -283,18 +283,19 @@ describe("history and events together", () => {
 });
 
 describe("tool loop limits and text tool calls", () => {
-  it("stops at the step cap with a clear note", async () => {
+  it("stops at the step cap with a clear note, after one last request without tools", async () => {
     const capped = await createTestEngine({ maxSteps: 2 });
     try {
       const { db, fake, manager } = capped;
       const { userId, sessionId } = await createUserWithSession(db);
-      for (let i = 0; i < 3; i++)
+      for (let i = 0; i < 2; i++)
         fake.script("anthropic", { steps: [{ type: "tool-call", name: TIME_TOOL, args: {} }] });
+      fake.script("anthropic", { steps: [{ type: "text", text: "That is all I could do." }] });
       const { turnId } = await manager.startTurn(userId, sessionId, "Loop forever", choice("anthropic"));
       const turn = await waitForTurnEnd(db, turnId);
-      expect(turn).toMatchObject({ status: "completed", stepCount: 2 });
+      expect(turn).toMatchObject({ status: "completed", stepCount: 3 });
       expect(turn.error).toMatchObject({ code: "step_limit" });
-      expect(fake.requests("anthropic")).toHaveLength(2);
+      expect(fake.requests("anthropic")).toHaveLength(3); // see step-limit.integration.test.ts
     } finally {
       await capped.close();
     }

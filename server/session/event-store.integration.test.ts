@@ -126,6 +126,7 @@ describe.each([
       firstTokenAt,
       finishReason: "stop",
       usage: { inputTokens: 5, outputTokens: 2 },
+      durationMs: 321,
       message: { id: messageId, parts: final, events: [{ type: "message.updated", data: { messageId } }] },
     });
 
@@ -146,7 +147,15 @@ describe.each([
     expect(stored.firstTokenAt?.getTime()).toBe(firstTokenAt.getTime());
     expect(stored.leaseExpiresAt?.getTime()).toBe(turn.leaseExpiresAt.getTime());
     expect(stored.requests).toMatchObject([
-      { id: requestId, toolsRevision: 3, toolNames: ["builtin.clock"], finishReason: "stop", inputTokens: 5 },
+      {
+        id: requestId,
+        toolsRevision: 3,
+        toolNames: ["builtin.clock"],
+        finishReason: "stop",
+        inputTokens: 5,
+        outputTokens: 2,
+        durationMs: 321,
+      },
     ]);
 
     const events = await db.sessionEvent.findMany({ where: { sessionId }, orderBy: { id: "asc" } });

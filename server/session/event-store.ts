@@ -126,13 +126,27 @@ export async function appendEvent(
     data: Record<string, unknown>;
   },
 ): Promise<string> {
+  const ids = await appendEvents(db, {
+    sessionId: event.sessionId,
+    turnId: event.turnId,
+    events: [{ type: event.type, data: event.data }],
+  });
+  return ids[0]!;
+}
+
+/** Appends events of one turn, in order, in one statement (as appendEvent); their ids. */
+export async function appendEvents(
+  db: Db,
+  batch: { sessionId: string; turnId?: string | null; events: EventInput[] },
+): Promise<string[]> {
+  if (batch.events.length === 0) return [];
   const { rows } = await poolOf(db).query<AppendedRow>(
     `WITH ${appendEventsCtes({ sessionId: "$1::text", turnId: "$2::text", events: "$3::jsonb" })}
     SELECT ${appendedColumns("$1::text")}`,
-    [event.sessionId, event.turnId ?? null, JSON.stringify([{ type: event.type, data: event.data }])],
+    [batch.sessionId, batch.turnId ?? null, JSON.stringify(batch.events)],
   );
-  deliverAppended(db, event.sessionId, rows[0]);
-  return rows[0]!.appendedEvents[0]!.id;
+  deliverAppended(db, batch.sessionId, rows[0]);
+  return rows[0]!.appendedEvents.map((event) => event.id);
 }
 
 /**

@@ -8,7 +8,7 @@ import type { Db } from "../db.ts";
 import { EVENT_PAGE_SIZE, onEventsAppended, readEventsAfter, type AppendedEvents } from "./event-store.ts";
 import { CHANNELS, onNotification } from "./notifier.ts";
 
-export { appendEvent, getLastEventId, publishMessageDeltas, readEventsAfter } from "./event-store.ts";
+export { appendEvent, appendEvents, getLastEventId, publishMessageDeltas, readEventsAfter } from "./event-store.ts";
 
 export type SessionEventType =
   | "user.message"
@@ -24,6 +24,7 @@ export type SessionEventType =
   | "tool.approval.decided"
   | "limit.reached"
   | "request.started"
+  | "request.finished"
   | "turn.finished"
   | "tools.changed";
 

@@ -6,7 +6,7 @@ import type { Db } from "../db.ts";
 import { listSessionApprovals, type ApprovalDto } from "../policy/approvals.ts";
 import type { AssistantPart, JsonValue } from "./canonical.ts";
 import { getChatSession, type ChatSessionDto } from "./chat-sessions.ts";
-import { isReplacedMessage, toCanonicalMessage, type ReplacedMetadata } from "./transcript.ts";
+import { isReplacedMessage, keptFromOf, toCanonicalMessage, type ReplacedMetadata } from "./transcript.ts";
 
 export type PartDto =
   | { type: "text"; text: string }
@@ -22,6 +22,11 @@ export type MessageDto = {
   parts: PartDto[];
   /** Set on a user message an edit replaced: the id of the message that replaced it. */
   replacedBy?: string;
+  /**
+   * Set on the first messages of a turn apply now restarted: the tool rounds it kept from the
+   * superseded turn, each naming the message it copies (which stays on the superseded turn).
+   */
+  keptFrom?: string;
 };
 
 export type TurnDto = {
@@ -36,7 +41,24 @@ export type TurnDto = {
   outputTokens: number | null;
   startedAt: Date;
   endedAt: Date | null;
-  requests: { index: number; toolsRevision: number; toolNames: string[]; finishReason: string | null }[];
+  requests: TurnRequestDto[];
+};
+
+/**
+ * One model request of a turn (the turn details audit): the tool revision and the exact tool names
+ * the model was shown, then, once it ended, how it ended, its token usage and its duration in ms
+ * (from sending it to the end of its stream). The usage fields are absent on an entry built live
+ * from `request.started` (they arrive with `request.finished`) and null when the provider reported
+ * none or the request never finished (aborted).
+ */
+export type TurnRequestDto = {
+  index: number;
+  toolsRevision: number;
+  toolNames: string[];
+  finishReason: string | null;
+  inputTokens?: number | null;
+  outputTokens?: number | null;
+  durationMs?: number | null;
 };
 
 export type SessionHistoryDto = {
@@ -117,6 +139,7 @@ export async function getSessionHistory(
           turnId: row.turnId,
           parts: toCanonicalMessage(row).parts.map(toPartDto),
           ...(isReplacedMessage(row) ? { replacedBy: (row.metadata as ReplacedMetadata).replacedBy } : {}),
+          ...(keptFromOf(row) ? { keptFrom: keptFromOf(row)! } : {}),
         })),
         turns: turns.map((turn) => ({
           id: turn.id,
@@ -135,6 +158,9 @@ export async function getSessionHistory(
             toolsRevision: request.toolsRevision,
             toolNames: request.toolNames as string[],
             finishReason: request.finishReason,
+            inputTokens: request.inputTokens,
+            outputTokens: request.outputTokens,
+            durationMs: request.durationMs,
           })),
         })),
       };

@@ -6,26 +6,34 @@
 // `interrupted` by whichever instance sweeps next, partial content kept.
 //
 // A second send while a turn runs is refused with `conflict:turn` (it does not queue): the user
-// stops the running turn or waits for it; "apply now" uses restart, which swaps turns atomically.
+// stops the running turn or waits for it; regenerate (restart) and apply now (applyNow) swap turns
+// atomically (restart.ts); apply now keeps the old turn's complete tool rounds, regenerate redoes all.
 import { randomUUID } from "node:crypto";
 
 import type { Db } from "../db.ts";
 import { AppError } from "../errors.ts";
-import { expirePendingApprovals } from "../policy/approvals.ts";
 import type { ModelResolver } from "../providers/model-resolver.ts";
 import type { ProviderId } from "./canonical.ts";
 import { DEFAULT_SESSION_TITLE, getChatSession } from "./chat-sessions.ts";
 import { findEditableMessage, replaceLastUserMessage } from "./edit-resend.ts";
-import { appendEvent } from "./events.ts";
+import {
+  assertUsableAccount,
+  normalizeChoice,
+  personaPrompt,
+  sessionModel,
+  type ModelChoice,
+  type TurnModel,
+} from "./turn-models.ts";
+import { appendEvents, type EventInput } from "./event-store.ts";
 import { findLapsedTurns, renewLeases } from "./lease-store.ts";
 import { CHANNELS, notify, onNotification } from "./notifier.ts";
+import { supersedeForRestart } from "./restart.ts";
 import { runTurn, type TurnSpec } from "./turn-runner.ts";
 import { finishTurn, releaseSession, turnSelect } from "./turn-store.ts";
 import { startTurnRows } from "./turn-writes.ts";
 import type { ToolSource } from "./tool-runner.ts";
 
-/** What a turn runs on: provider (wire format), model, and the user's account (null: the server's key). */
-export type ModelChoice = { provider: ProviderId; model: string; accountId?: string | null };
+export type { ModelChoice } from "./turn-models.ts";
 
 export type ManagerOptions = {
   db: Db;
@@ -46,12 +54,6 @@ export type ManagerOptions = {
   /** The system prompt of chats without a persona. */
   system?: string;
 };
-
-type TurnModel = { provider: ProviderId; model: string; accountId: string | null };
-
-function normalizeChoice(choice: ModelChoice | null): TurnModel | null {
-  return choice ? { provider: choice.provider, model: choice.model, accountId: choice.accountId ?? null } : null;
-}
 
 type Running = { controller: AbortController; spec: TurnSpec; done: Promise<void> };
 
@@ -101,14 +103,14 @@ export class SessionManager {
     const { db } = this.options;
     const stored = choice
       ? null
-      : (await Promise.all([this.sessionModel(sessionId), getChatSession(db, ownerId, sessionId)]))[0];
+      : (await Promise.all([sessionModel(this.options.db, sessionId), getChatSession(db, ownerId, sessionId)]))[0];
     const model = normalizeChoice(choice ?? stored ?? this.options.defaultModel());
     if (!model)
       throw new AppError(
         "bad_request:provider",
         "No model provider is configured. Add an API key or endpoint in Settings → Providers first.",
       );
-    if (choice) await this.assertUsableAccount(ownerId, model);
+    if (choice) await assertUsableAccount(this.options.db, ownerId, model);
     const turnId = randomUUID();
     const started = await startTurnRows(db, {
       id: turnId,
@@ -141,58 +143,42 @@ export class SessionManager {
   }
 
   /**
-   * Supersedes a turn and starts a new one on the same history (the same user message and nothing
-   * after it). The superseded turn's partial output is kept for display but never sent to a model.
+   * Regenerate: supersedes a turn and starts a new one on the same history (the same user message
+   * and nothing after it), a full redo. The superseded turn's output is kept for display but never
+   * sent to a model; its calls that never returned are marked cancelled (restart.ts).
    */
   async restart(ownerId: string, turnId: string, choice?: ModelChoice): Promise<{ turnId: string }> {
-    const { db } = this.options;
+    return this.supersede(ownerId, turnId, choice, false);
+  }
+
+  /**
+   * Apply now: supersedes the turn like restart, on the latest tool revision, but the new turn keeps
+   * the old one's complete tool rounds (copied, see kept-rounds.ts) and continues from there, so
+   * finished tool work is not done again; a call still running or awaiting approval is cancelled.
+   */
+  async applyNow(ownerId: string, turnId: string): Promise<{ turnId: string }> {
+    return this.supersede(ownerId, turnId, undefined, true);
+  }
+
+  private async supersede(
+    ownerId: string,
+    turnId: string,
+    choice: ModelChoice | undefined,
+    keepFinishedRounds: boolean,
+  ): Promise<{ turnId: string }> {
     const old = await this.ownedTurn(ownerId, turnId);
-    const model: TurnModel = normalizeChoice(choice ?? (await this.sessionModel(old.sessionId))) ?? {
+    const model: TurnModel = normalizeChoice(choice ?? (await sessionModel(this.options.db, old.sessionId))) ?? {
       provider: old.provider as ProviderId,
       model: old.model,
       accountId: old.providerAccountId,
     };
-    if (choice) await this.assertUsableAccount(ownerId, model);
+    if (choice) await assertUsableAccount(this.options.db, ownerId, model);
     const newId = randomUUID();
-    await db.$transaction(async (tx) => {
-      const latest = await tx.turn.findFirst({ where: { sessionId: old.sessionId }, orderBy: { startedAt: "desc" } });
-      if (latest?.id !== old.id)
-        throw new AppError("conflict:turn", "Only the latest turn of a chat can be restarted.");
-      const swapped = await tx.chatSession.updateMany({
-        where: { id: old.sessionId, OR: [{ activeTurnId: old.id }, { activeTurnId: null }] },
-        data: { activeTurnId: newId },
-      });
-      if (swapped.count === 0) throw new AppError("conflict:turn");
-      await tx.turn.update({
-        where: { id: old.id },
-        data: {
-          status: "superseded",
-          cancelRequested: old.status === "streaming" ? "superseded" : null,
-          endedAt: old.status === "streaming" ? new Date() : undefined,
-          leaseOwner: null,
-          leaseExpiresAt: null,
-        },
-      });
-      await expirePendingApprovals(tx, old.id);
-      await tx.turn.create({
-        data: { ...this.turnData(newId, old.sessionId, old.userMessageId, old.historySeq, model), restartOfId: old.id },
-      });
-    });
-    await appendEvent(db, {
-      sessionId: old.sessionId,
-      turnId: old.id,
-      type: "turn.finished",
-      data: { turnId: old.id, status: "superseded", supersededBy: newId },
-    });
-    await notify(db, CHANNELS.turnControl, old.id);
-    const spec: TurnSpec & { userMessageId: string } = {
-      id: newId,
-      sessionId: old.sessionId,
-      historySeq: old.historySeq,
-      userMessageId: old.userMessageId,
-      ...model,
-    };
-    await this.launch(spec, old.id);
+    const newTurn = this.turnData(newId, old.sessionId, old.userMessageId, old.historySeq, model);
+    const settled = await supersedeForRestart(this.options.db, { old, newTurn, keepFinishedRounds });
+    await notify(this.options.db, CHANNELS.turnControl, old.id);
+    const spec = { id: newId, sessionId: old.sessionId, historySeq: old.historySeq, ...model };
+    await this.launch({ ...spec, userMessageId: old.userMessageId }, old.id, settled.newEvents);
     return { turnId: newId };
   }
 
@@ -207,9 +193,11 @@ export class SessionManager {
     choice?: ModelChoice,
   ): Promise<{ turnId: string }> {
     const target = await findEditableMessage(this.options.db, ownerId, messageId);
-    const model = normalizeChoice(choice ?? (await this.sessionModel(target.sessionId)) ?? this.options.defaultModel());
+    const model = normalizeChoice(
+      choice ?? (await sessionModel(this.options.db, target.sessionId)) ?? this.options.defaultModel(),
+    );
     if (!model) throw new AppError("bad_request:provider", "No model provider is configured.");
-    if (choice) await this.assertUsableAccount(ownerId, model);
+    if (choice) await assertUsableAccount(this.options.db, ownerId, model);
     const turnId = randomUUID();
     const replaced = await replaceLastUserMessage(this.options.db, ownerId, target, text, {
       turnId,
@@ -240,37 +228,6 @@ export class SessionManager {
     return new Date(Date.now() + this.leaseMs);
   }
 
-  /** The chat's persona prompt, or null when it has no persona (see run). */
-  private async personaPrompt(sessionId: string): Promise<string | null> {
-    const row = await this.options.db.chatSession.findUnique({
-      where: { id: sessionId },
-      select: { persona: { select: { systemPrompt: true } } },
-    });
-    return row?.persona?.systemPrompt ?? null;
-  }
-
-  private async sessionModel(sessionId: string): Promise<ModelChoice | null> {
-    const row = await this.options.db.chatSession.findUnique({
-      where: { id: sessionId },
-      select: { provider: true, model: true, providerAccountId: true },
-    });
-    return row?.provider && row.model
-      ? { provider: row.provider as ProviderId, model: row.model, accountId: row.providerAccountId }
-      : null;
-  }
-
-  /** A chosen account must be the user's own and speak the chosen provider's wire format. */
-  private async assertUsableAccount(ownerId: string, model: TurnModel): Promise<void> {
-    if (!model.accountId) return;
-    const account = await this.options.db.providerAccount.findFirst({
-      where: { id: model.accountId, ownerId },
-      select: { provider: true },
-    });
-    if (!account) throw new AppError("not_found:provider", "That provider account was not found.");
-    if (account.provider !== model.provider)
-      throw new AppError("bad_request:provider", "That account belongs to another provider.");
-  }
-
   private async ownedTurn(ownerId: string, turnId: string) {
     const turn = await this.options.db.turn.findFirst({
       where: { id: turnId, session: { ownerId } },
@@ -280,24 +237,23 @@ export class SessionManager {
     return turn;
   }
 
-  /** Announces a turn stored by restart / edit-and-resend, then runs it. */
-  private async launch(spec: TurnSpec & { userMessageId: string }, restartOf: string | null): Promise<void> {
-    const [personaPrompt] = await Promise.all([
-      this.personaPrompt(spec.sessionId),
-      appendEvent(this.options.db, {
+  /** Announces a turn stored by restart / edit-and-resend (then `more`: its kept copies), then runs it. */
+  private async launch(
+    spec: TurnSpec & { userMessageId: string },
+    restartOf: string | null,
+    more: EventInput[] = [],
+  ): Promise<void> {
+    const { provider, model, userMessageId } = spec;
+    const started = { turnId: spec.id, provider, model, userMessageId, restartOf };
+    const [persona] = await Promise.all([
+      personaPrompt(this.options.db, spec.sessionId),
+      appendEvents(this.options.db, {
         sessionId: spec.sessionId,
         turnId: spec.id,
-        type: "turn.started",
-        data: {
-          turnId: spec.id,
-          provider: spec.provider,
-          model: spec.model,
-          userMessageId: spec.userMessageId,
-          restartOf,
-        },
+        events: [{ type: "turn.started", data: started }, ...more],
       }),
     ]);
-    this.run(spec, personaPrompt);
+    this.run(spec, persona);
   }
 
   /** Runs a stored, announced turn in the background; the chat's persona prompt, else the default. */

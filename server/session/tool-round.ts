@@ -24,7 +24,7 @@ import {
   type ToolProgress,
   type ToolSource,
 } from "./tool-runner.ts";
-import { appendMessage } from "./transcript.ts";
+import { appendTurnToolMessage } from "./transcript.ts";
 
 /** The turn must stop here without writing anything more: it was aborted, or it ended elsewhere. */
 export class StepAborted extends Error {}
@@ -61,7 +61,8 @@ export async function runToolRound(
     results.push(result);
     await emit(deps.db, turn, "tool.result", { result, durationMs: Date.now() - started });
   }
-  const message = await appendMessage(deps.db, turn.sessionId, turn.id, { role: "tool", parts: results });
+  const message = await appendTurnToolMessage(deps.db, turn, results);
+  if (!message) throw new StepAborted(); // superseded or ended meanwhile: restart.ts settled the calls
   await emit(deps.db, turn, "message.created", { messageId: message.id, role: "tool" });
 }
 

@@ -1,7 +1,10 @@
 // Canonical chat I/O: reads a session's history as CanonicalMessages (validated) and writes new
 // messages with gap-free sequence numbers. Messages of superseded turns and user messages replaced
 // by an edit (edit-resend.ts) stay stored (the browser shows them, collapsed) but are never part
-// of what a model is sent.
+// of what a model is sent; the complete tool rounds apply now keeps reach the restarted turn as
+// copies of its own (kept-rounds.ts, `metadata.keptFrom`).
+import { randomUUID } from "node:crypto";
+
 import { poolOf, type Db } from "../db.ts";
 import { AppError } from "../errors.ts";
 import {
@@ -20,6 +23,14 @@ export type ReplacedMetadata = { replacedBy: string };
 export function isReplacedMessage(row: { metadata?: unknown }): boolean {
   const metadata = row.metadata as Partial<ReplacedMetadata> | null | undefined;
   return typeof metadata?.replacedBy === "string";
+}
+
+/** The metadata of a message apply now copied into the restarted turn: the message it copies. */
+export type KeptMetadata = { keptFrom: string };
+
+export function keptFromOf(row: { metadata?: unknown }): string | null {
+  const metadata = row.metadata as Partial<KeptMetadata> | null | undefined;
+  return typeof metadata?.keptFrom === "string" ? metadata.keptFrom : null;
 }
 
 type MessageRow = { id: string; role: "user" | "assistant" | "tool"; parts: unknown; turnId: string | null };
@@ -65,6 +76,31 @@ type NewMessage =
   | { role: "user"; parts: TextPart[] }
   | { role: "assistant"; parts: AssistantPart[] }
   | { role: "tool"; parts: ToolResultPart[] };
+
+/**
+ * Appends a turn's tool message, only while the turn is still streaming: one statement that takes
+ * a share lock on the turn row, so it waits for a restart that is superseding the turn (restart.ts
+ * holds the row while it cuts the turn back) and then writes nothing. Null when nothing was written.
+ */
+export async function appendTurnToolMessage(
+  db: Db,
+  turn: { id: string; sessionId: string },
+  parts: ToolResultPart[],
+): Promise<{ id: string; seq: number } | null> {
+  const { rows } = await poolOf(db).query<{ id: string; seq: number }>(
+    `WITH live AS (
+      SELECT id FROM "Turn" WHERE id = $2::text AND "status" = 'streaming' FOR SHARE
+    )
+    INSERT INTO "Message" ("id", "sessionId", "turnId", "seq", "role", "parts", "createdAt", "updatedAt")
+    SELECT $3::text, $1::text, live.id,
+      COALESCE((SELECT max(seq) FROM "Message" WHERE "sessionId" = $1::text), 0) + 1,
+      'tool'::"MessageRole", $4::jsonb, now() AT TIME ZONE 'UTC', now() AT TIME ZONE 'UTC'
+    FROM live
+    RETURNING "id", "seq"`,
+    [turn.sessionId, turn.id, randomUUID(), JSON.stringify(parts)],
+  );
+  return rows[0] ?? null;
+}
 
 /** Appends a message at the end of the session's history. Only the session's holder writes. */
 export async function appendMessage(

@@ -2,8 +2,9 @@
 // tool snapshot, renders the provider request afresh (renderers are pure), streams the answer into
 // the canonical message (persisting batches as they arrive), runs the tool calls through the tool
 // source (tool-round.ts: limits, approvals), and loops with the results until the model answers
-// without tools or the step cap is hit. The system prompt is the caller's (the chat's persona, or
-// the instance default). The turn stops writing as soon as its AbortSignal fires; whoever aborted it
+// without tools or the step cap is hit; at the cap, one last request without tools asks the model to
+// answer from the results it has (step-limit.ts). The system prompt is the caller's (the chat's
+// persona, or the instance default). Each request's audit row gets its token usage and duration. The turn stops writing as soon as its AbortSignal fires; whoever aborted it
 // records why.
 import { streamText } from "ai";
 
@@ -12,13 +13,15 @@ import { AppError } from "../errors.ts";
 import { limitMessage, type ToolCallLimits } from "../policy/limits.ts";
 import { extractHiddenToolCalls } from "../providers/hidden-tool-calls.ts";
 import type { ModelResolver } from "../providers/model-resolver.ts";
-import { renderRequest } from "../providers/render.ts";
+import { renderRequest, type RenderInput } from "../providers/render.ts";
 import { safeErrorMessage } from "../providers/safe-error.ts";
 import { decodeFullStream } from "../providers/stream-events.ts";
 import { AssistantDraft, newCanonicalCallId } from "./assistant-draft.ts";
 import type { ProviderId, ToolCallPart } from "./canonical.ts";
-import { appendEvent, publishMessageDeltas, type EventInput } from "./event-store.ts";
+import { appendEvent, type EventInput } from "./event-store.ts";
 import { toPartDto } from "./history.ts";
+import { createWriter } from "./message-writer.ts";
+import { renderFinalRequest } from "./step-limit.ts";
 import { runToolRound, StepAborted } from "./tool-round.ts";
 import type { SourceSnapshot, ToolSource } from "./tool-runner.ts";
 import { loadTurnHistory } from "./transcript.ts";
@@ -52,28 +55,49 @@ export type TurnOutcome = {
   steps: number;
 };
 
-const DEFAULT_FLUSH_MS = 16;
-
 export async function runTurn(turn: TurnSpec, deps: TurnDeps, signal: AbortSignal): Promise<TurnOutcome> {
   const usage = { inputTokens: 0, outputTokens: 0 };
   let step = 0;
   try {
     for (; step < deps.maxSteps; step++) {
       const { draft, snapshot } = await runStep(turn, deps, step, signal);
-      usage.inputTokens += draft.usage.inputTokens ?? 0;
-      usage.outputTokens += draft.usage.outputTokens ?? 0;
+      addUsage(usage, draft);
       if (draft.error)
         return { status: "failed", error: { code: "provider", message: draft.error }, usage, steps: step + 1 };
       if (draft.toolCalls.length === 0) return { status: "completed", usage, steps: step + 1 };
       await runToolRound(turn, deps, draft.toolCalls, snapshot, signal);
     }
-    const message = limitMessage("steps", deps.maxSteps);
-    await emit(deps, turn, "limit.reached", { limit: "steps", max: deps.maxSteps, callIds: [], message });
-    return { status: "completed", error: { code: "step_limit", message }, usage, steps: step };
+    return await answerAtStepLimit(turn, deps, usage, signal);
   } catch (error) {
     if (signal.aborted || error instanceof StepAborted) return { status: "aborted", usage, steps: step + 1 };
     return { status: "failed", error: describeFailure(error), usage, steps: step + 1 };
   }
+}
+
+function addUsage(usage: TurnOutcome["usage"], draft: AssistantDraft): void {
+  usage.inputTokens += draft.usage.inputTokens ?? 0;
+  usage.outputTokens += draft.usage.outputTokens ?? 0;
+}
+
+/**
+ * The model was still calling tools at the step cap: the user is told (`limit.reached`, and the
+ * turn's `step_limit` note), and the model gets one last request without tools to answer from the
+ * results it has not read yet (step-limit.ts). A tool call in that answer is refused by the AI SDK
+ * (tool choice `none`): it is never run, and the request fails as a provider error.
+ */
+async function answerAtStepLimit(
+  turn: TurnSpec,
+  deps: TurnDeps,
+  usage: TurnOutcome["usage"],
+  signal: AbortSignal,
+): Promise<TurnOutcome> {
+  const steps = deps.maxSteps + 1;
+  const message = limitMessage("steps", deps.maxSteps);
+  await emit(deps, turn, "limit.reached", { limit: "steps", max: deps.maxSteps, callIds: [], message });
+  const { draft } = await runStep(turn, deps, deps.maxSteps, signal, { isFinal: true });
+  addUsage(usage, draft);
+  if (draft.error) return { status: "failed", error: { code: "provider", message: draft.error }, usage, steps };
+  return { status: "completed", error: { code: "step_limit", message }, usage, steps };
 }
 
 function describeFailure(error: unknown): { code: string; message: string } {
@@ -84,32 +108,47 @@ function describeFailure(error: unknown): { code: string; message: string } {
 
 /** One model request: the answer, and the tool snapshot it was shown (its calls run in that revision). */
 type StepResult = { draft: AssistantDraft; snapshot: SourceSnapshot };
+/** isFinal: the request after the step limit (no tools offered, hidden calls not adopted). */
+type StepMode = { isFinal?: boolean };
 
-async function runStep(turn: TurnSpec, deps: TurnDeps, index: number, signal: AbortSignal): Promise<StepResult> {
-  const { db } = deps;
+/** Reads the history and the current tools, and renders the request (step-limit.ts for the final one). */
+async function prepareStep(turn: TurnSpec, deps: TurnDeps, index: number, mode: StepMode, signal: AbortSignal) {
   const [history, snapshot, resolved] = await Promise.all([
-    loadTurnHistory(db, turn),
+    loadTurnHistory(deps.db, turn),
     deps.tools.snapshot(turn.sessionId),
     deps.resolveModel(
       { provider: turn.provider, model: turn.model, accountId: turn.accountId, sessionId: turn.sessionId },
       signal,
     ),
   ]);
-  const call = renderRequest({
+  const input: RenderInput = {
     provider: turn.provider,
     modelId: turn.model,
     transcript: { system: deps.system, messages: history },
     snapshot,
     isFollowUp: index > 0,
     nativeTools: resolved.nativeTools,
-  });
+  };
+  const call = mode.isFinal ? renderFinalRequest(input, deps.maxSteps) : renderRequest(input);
+  return { snapshot, model: resolved.model, call };
+}
+
+async function runStep(
+  turn: TurnSpec,
+  deps: TurnDeps,
+  index: number,
+  signal: AbortSignal,
+  mode: StepMode = {},
+): Promise<StepResult> {
+  const { snapshot, model, call } = await prepareStep(turn, deps, index, mode, signal);
   if (signal.aborted) throw new StepAborted();
   // The request goes out first; its bookkeeping is written while the model thinks, and the stream
   // is read at once: the writer publishes nothing before the bookkeeping committed (its message row
   // must exist), so Patchbay adds almost nothing to the time to first token.
   const bookkeeping = new AbortController();
+  const sentAt = performance.now();
   const result = streamText({
-    model: resolved.model,
+    model,
     ...call.options,
     abortSignal: AbortSignal.any([signal, bookkeeping.signal]),
     maxRetries: 1,
@@ -128,12 +167,42 @@ async function runStep(turn: TurnSpec, deps: TurnDeps, index: number, signal: Ab
     bookkeeping.abort(); // ends the stream below; the writer rethrows this error
     throw error;
   });
-
   const draft = new AssistantDraft(turn.provider, snapshot);
   const writer = createWriter(deps, turn, messageId, draft, signal, recorded);
+  const firstTokenAt = await readStream(result.fullStream, turn.provider, draft, writer);
+  if (signal.aborted) throw new StepAborted();
+  const hasHiddenCalls = !mode.isFinal && draft.toolCalls.length === 0 && !draft.error && adoptHiddenToolCalls(draft);
+  await writer.close();
+  const durationMs = Math.round(performance.now() - sentAt);
+  const usage = { inputTokens: draft.usage.inputTokens ?? null, outputTokens: draft.usage.outputTokens ?? null };
+  const finishReason = draft.error ? "error" : draft.finishReason;
+  const events: EventInput[] = [{ type: "request.finished", data: { index, finishReason, ...usage, durationMs } }];
+  if (hasHiddenCalls) events.push({ type: "message.updated", data: { messageId, parts: draft.parts.map(toPartDto) } });
+  await recordRequestEnd(deps.db, {
+    requestId,
+    turnId: turn.id,
+    sessionId: turn.sessionId,
+    isFirstRequest: index === 0,
+    firstTokenAt,
+    finishReason,
+    usage: draft.usage,
+    durationMs,
+    // The final parts (with what only the end brings: signatures, adopted calls) unless aborted.
+    message: signal.aborted ? null : { id: messageId, parts: draft.parts, events },
+  });
+  return { draft, snapshot };
+}
+
+/** Applies the stream to the draft, publishing as it goes; the time of the first token, if any. */
+async function readStream(
+  stream: Parameters<typeof decodeFullStream>[0],
+  provider: ProviderId,
+  draft: AssistantDraft,
+  writer: ReturnType<typeof createWriter>,
+): Promise<Date | null> {
   let firstTokenAt: Date | null = null;
   try {
-    for await (const event of decodeFullStream(result.fullStream, turn.provider)) {
+    for await (const event of decodeFullStream(stream, provider)) {
       firstTokenAt ??= event.type === "text-delta" || event.type === "reasoning-delta" ? new Date() : null;
       const toolCall = draft.apply(event);
       if (toolCall) await writer.publishToolCall(toolCall);
@@ -144,24 +213,7 @@ async function runStep(turn: TurnSpec, deps: TurnDeps, index: number, signal: Ab
     throw error;
   }
   await writer.settled();
-  if (signal.aborted) throw new StepAborted();
-  const hasHiddenCalls = draft.toolCalls.length === 0 && !draft.error && adoptHiddenToolCalls(draft);
-  await writer.close();
-  const updated: EventInput[] = hasHiddenCalls
-    ? [{ type: "message.updated", data: { messageId, parts: draft.parts.map(toPartDto) } }]
-    : [];
-  await recordRequestEnd(deps.db, {
-    requestId,
-    turnId: turn.id,
-    sessionId: turn.sessionId,
-    isFirstRequest: index === 0,
-    firstTokenAt,
-    finishReason: draft.error ? "error" : draft.finishReason,
-    usage: draft.usage,
-    // The final parts (with what only the end brings: signatures, adopted calls) unless aborted.
-    message: signal.aborted ? null : { id: messageId, parts: draft.parts, events: updated },
-  });
-  return { draft, snapshot };
+  return firstTokenAt;
 }
 
 /** Tool calls a model wrote as XML in its text (`<tool_use>`, `<use_mcp_tool>`) become real calls. */
@@ -196,80 +248,4 @@ function emit(
   data: Record<string, unknown>,
 ) {
   return appendEvent(deps.db, { sessionId: turn.sessionId, turnId: turn.id, type, data });
-}
-
-/**
- * Persists the draft. The first delta of a request is published at once (time to first token),
- * later ones in batches every flushIntervalMs; a tool call at once, with the deltas before it. Each
- * batch writes the message's parts and the events that brought it there in one statement
- * (publishMessageDeltas), so a history read holds exactly the content of the events up to its
- * lastEventId. The parts are serialised when the batch is taken, so the draft may grow meanwhile.
- * Writes queue behind `ready` (the request's bookkeeping) and each other; the first failure stops
- * the queue and is rethrown by settled(), publishToolCall() and close(). Nothing is written after
- * the turn was aborted.
- */
-function createWriter(
-  deps: TurnDeps,
-  turn: TurnSpec,
-  messageId: string,
-  draft: AssistantDraft,
-  signal: AbortSignal,
-  ready: Promise<void>,
-) {
-  let timer: NodeJS.Timeout | null = null;
-  let failure: { error: unknown } | null = null;
-  const fail = (error: unknown) => void (failure ??= { error });
-  let chain: Promise<void> = ready.catch(fail);
-  let isFirst = true;
-  const settled = async () => {
-    await chain;
-    if (failure) throw failure.error;
-  };
-  const publish = (extra: EventInput[]) => {
-    chain = chain
-      .then(async () => {
-        if (signal.aborted || failure) return;
-        const events: EventInput[] = draft.takePending().map((delta) => ({
-          type: delta.kind === "text" ? "text.delta" : "reasoning.delta",
-          data: { messageId, partIndex: delta.partIndex, text: delta.text },
-        }));
-        events.push(...extra);
-        if (events.length === 0) return;
-        await publishMessageDeltas(deps.db, {
-          sessionId: turn.sessionId,
-          turnId: turn.id,
-          messageId,
-          parts: draft.parts, // serialised by the call, before anything else runs: exactly these deltas
-          events,
-        });
-      })
-      .catch(fail);
-    return settled();
-  };
-  const flush = () => {
-    timer = null;
-    return publish([]);
-  };
-  return {
-    settled,
-    schedule() {
-      if (isFirst) {
-        isFirst = false;
-        void flush().catch(() => undefined); // surfaced by settled() / close()
-        return;
-      }
-      timer ??= setTimeout(() => void flush().catch(() => undefined), deps.flushIntervalMs ?? DEFAULT_FLUSH_MS);
-    },
-    async publishToolCall(call: ToolCallPart) {
-      if (timer) clearTimeout(timer);
-      timer = null;
-      const partIndex = draft.parts.indexOf(call);
-      await publish([{ type: "tool.call", data: { messageId, partIndex, call: toPartDto(call) } }]);
-    },
-    async close() {
-      if (timer) clearTimeout(timer);
-      timer = null;
-      await flush();
-    },
-  };
 }

@@ -154,8 +154,8 @@ export async function recordRequestStart(
 }
 
 /**
- * The end of a model request: its outcome on the audit row (and the turn's time to first token on
- * its first request), and — unless `message` is null (the turn was aborted: nothing more of it is
+ * The end of a model request: its outcome on the audit row (finish reason, token usage, duration;
+ * and the turn's time to first token on its first request), and — unless `message` is null (the turn was aborted: nothing more of it is
  * written) — the message's final parts with `events` that describe them (e.g. `message.updated`).
  */
 export async function recordRequestEnd(
@@ -168,6 +168,8 @@ export async function recordRequestEnd(
     firstTokenAt: Date | null;
     finishReason: string | null;
     usage: { inputTokens?: number; outputTokens?: number };
+    /** From sending the request to the end of its stream, on this instance's clock. */
+    durationMs: number;
     message: { id: string; parts: unknown[]; events: EventInput[] } | null;
   },
 ): Promise<void> {
@@ -177,7 +179,7 @@ export async function recordRequestEnd(
       RETURNING "id"
     ), request AS (
       UPDATE "TurnRequest" SET "endedAt" = ${NOW}, "firstTokenAt" = $2::timestamptz AT TIME ZONE 'UTC',
-        "finishReason" = $3::text, "inputTokens" = $4::int, "outputTokens" = $5::int
+        "finishReason" = $3::text, "inputTokens" = $4::int, "outputTokens" = $5::int, "durationMs" = $12::int
       WHERE id = $1::text
       RETURNING "id"
     ), turn AS (
@@ -199,6 +201,7 @@ export async function recordRequestEnd(
       end.message ? JSON.stringify(end.message.parts) : null,
       end.sessionId,
       JSON.stringify(end.message?.events ?? []),
+      end.durationMs,
     ],
   );
   deliverAppended(db, end.sessionId, rows[0]);

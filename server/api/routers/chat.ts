@@ -51,14 +51,18 @@ export const chatRouter = createTRPCRouter({
     return { turnId: input.turnId };
   }),
 
+  /** Regenerate: supersede the turn and answer again from the same user message (a full redo). */
   restart: protectedProcedure
     .input(z.object({ turnId: id, choice: modelChoice.optional() }))
     .mutation(async ({ ctx, input }) => (await getSessionManager()).restart(ctx.user.id, input.turnId, input.choice)),
 
-  /** Apply now: supersede the streaming turn and restart it on the latest tool revision. */
+  /**
+   * Apply now: supersede the streaming turn and restart it on the latest tool revision, keeping its
+   * complete tool rounds (finished tool work is not done again).
+   */
   applyNow: protectedProcedure
     .input(z.object({ turnId: id }))
-    .mutation(async ({ ctx, input }) => (await getSessionManager()).restart(ctx.user.id, input.turnId)),
+    .mutation(async ({ ctx, input }) => (await getSessionManager()).applyNow(ctx.user.id, input.turnId)),
 
   events: protectedProcedure
     .input(z.object({ sessionId: id, lastEventId: z.string().regex(/^\d+$/).nullish() }))
