@@ -18,6 +18,7 @@ import { shapeCodeAssistRequest } from "../google/code-assist-request.ts";
 import type { ModelConnection } from "../model-factory.ts";
 import { readChatGptClaims, refreshChatGptTokens } from "../openai/chatgpt.ts";
 import { shapeChatGptRequest } from "../openai/chatgpt-request.ts";
+import { loadCodexInstructions } from "../openai/codex-instructions.ts";
 import { openTokens, type StoredTokens } from "./account-tokens.ts";
 import { createAuthorizedFetch, type TokenSource } from "./authorized-fetch.ts";
 import { assertFlowEnabled, isSubscriptionFlow, reconnectNeededError, type SubscriptionFlow } from "./flows.ts";
@@ -109,7 +110,8 @@ export async function subscriptionConnection(
     const accountId = metadata.chatgptAccountId ?? readChatGptClaims(tokens).accountId;
     if (!accountId) throw reconnectNeededError(flow);
     const sessionId = deps.conversationId ? conversationUuid(deps.conversationId) : randomUUID();
-    const context = { accountId, sessionId };
+    const instructions = await loadCodexInstructions(env.CHATGPT_INSTRUCTIONS_DIR);
+    const context = { accountId, sessionId, instructionsFor: instructions.forModel };
     return {
       provider: "openai",
       apiKey: tokens.accessToken,
