@@ -118,8 +118,12 @@ const ROUTES: Route[] = [
     path: /^\/chatgpt\/backend-api\/codex\/responses$/,
     isStreaming: streamFlag,
     check: checkCodex,
-    encodeHttpError: (status, message) =>
-      status === 400 ? { detail: message } : { error: { message, code: "token_expired" } },
+    encodeHttpError: (status, message, type) =>
+      status === 400
+        ? { detail: message }
+        : status === 401
+          ? { error: { message, code: "token_expired" } }
+          : openaiResponsesWire.encodeHttpError(status, message, type),
   },
   {
     wire: geminiWire,
@@ -165,12 +169,12 @@ export async function startFakeProvider(options: FakeProviderOptions = {}): Prom
       aborted: false,
     };
     recorded.push(record);
-    const fail = (status: number, message: string, type?: string) => {
+    const fail = (status: number, message: string, type?: string, headers?: Record<string, string>) => {
       record.status = status;
       record.error = message;
       const encode =
         route.encodeHttpError ?? ((...args: [number, string, string?]) => route.wire.encodeHttpError(...args));
-      sendJson(res, status, encode(status, message, type));
+      sendJson(res, status, encode(status, message, type), headers);
     };
     if (body === undefined) return fail(400, "The fake provider expects a JSON object body.");
     const failure = route.check?.(req, url, body);
@@ -184,7 +188,7 @@ export async function startFakeProvider(options: FakeProviderOptions = {}): Prom
     const request = route.wire.parseRequest(inner.body, inner.path);
     const reply: ScriptedReply = resolveReply(nextReply(route.wire.provider), request);
     if (reply.error !== undefined && "status" in reply.error) {
-      return fail(reply.error.status, reply.error.message, reply.error.type);
+      return fail(reply.error.status, reply.error.message, reply.error.type, reply.error.headers);
     }
     const context = { body: inner.body, request, requestBytes: raw.length, createdAt: Math.floor(Date.now() / 1000) };
     const events = route.wire.encodeReply(reply, context);
