@@ -102,6 +102,7 @@ async function runStep(turn: TurnSpec, deps: TurnDeps, index: number, signal: Ab
     snapshot,
     isFollowUp: index > 0,
     nativeTools: resolved.nativeTools,
+    origin: resolved.origin,
   });
   if (signal.aborted) throw new StepAborted();
   // The request goes out first; its bookkeeping is written while the model thinks, and the stream
@@ -129,11 +130,11 @@ async function runStep(turn: TurnSpec, deps: TurnDeps, index: number, signal: Ab
     throw error;
   });
 
-  const draft = new AssistantDraft(turn.provider, snapshot);
+  const draft = new AssistantDraft(turn.provider, snapshot, resolved.origin);
   const writer = createWriter(deps, turn, messageId, draft, signal, recorded);
   let firstTokenAt: Date | null = null;
   try {
-    for await (const event of decodeFullStream(result.fullStream, turn.provider)) {
+    for await (const event of decodeFullStream(result.fullStream, turn.provider, resolved.origin)) {
       firstTokenAt ??= event.type === "text-delta" || event.type === "reasoning-delta" ? new Date() : null;
       const toolCall = draft.apply(event);
       if (toolCall) await writer.publishToolCall(toolCall);

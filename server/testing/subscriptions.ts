@@ -1,6 +1,7 @@
 // For integration tests of subscription accounts: the harness OAuth server, the fake provider, a real
 // Postgres and a session manager whose resolver sends subscription accounts through
-// subscriptionConnection, with an env pointing every vendor URL at the local servers. Also plays the
+// subscriptionConnection, with an env pointing every vendor URL at the local servers (users' own API
+// keys reach the fake provider's API endpoints too, so a chat can switch between both). Also plays the
 // user in a browser tab: opens an authorize URL, presses Authorize and reads the code to paste.
 import { startFakeProvider } from "../../e2e/support/fake-provider/server.ts";
 import { startProviderOAuth } from "../../e2e/support/provider-oauth/server.ts";
@@ -31,6 +32,9 @@ export async function startSubscriptionHarness(): Promise<SubscriptionHarness> {
     ANTHROPIC_SUBSCRIPTION_BASE_URL: fake.subscriptionUrls.anthropic,
     CHATGPT_BASE_URL: fake.subscriptionUrls.chatgpt,
     CODE_ASSIST_BASE_URL: fake.subscriptionUrls.codeAssist,
+    ANTHROPIC_BASE_URL: fake.baseUrls.anthropic,
+    OPENAI_BASE_URL: fake.baseUrls.openai,
+    GOOGLE_BASE_URL: fake.baseUrls.google,
   });
   await startListening(database.url);
   const manager = new SessionManager({

@@ -11,7 +11,9 @@
 // (`subscriptionUrls`: Claude with a bearer token, the ChatGPT Codex backend, Code Assist with its
 // onboarding) check each request's shape strictly first (subscriptions.ts) and reuse the same wire
 // formats; Code Assist events go out wrapped in `{ response: … }`. The compatible endpoint also lists
-// its models (GET /compat/v1/models), as Ollama or vLLM do.
+// its models (GET /compat/v1/models), as Ollama or vLLM do. Generated signatures and encrypted
+// reasoning are bound to the endpoint and account that received them, and a request echoing one
+// bound to another (a chat switched from one account to another) is refused as the real APIs do.
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { type AddressInfo } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -30,6 +32,7 @@ import {
   resolveReply,
   type ScriptedReply,
 } from "./script.ts";
+import { foreignSignatureFailure, requestScope } from "./signature-scope.ts";
 import {
   checkClaudeCode,
   checkCodeAssist,
@@ -185,12 +188,16 @@ export async function startFakeProvider(options: FakeProviderOptions = {}): Prom
     const inner = route.unwrapRequest?.(body) ?? { body, path: url.pathname };
     const invalid = route.wire.validateRequest(inner.body);
     if (invalid !== undefined) return fail(400, invalid);
+    const signatureScope = requestScope(req, route.path.source);
+    const foreign = foreignSignatureFailure(route.wire.provider, inner.body, signatureScope);
+    if (foreign) return fail(400, foreign.message, foreign.type);
     const request = route.wire.parseRequest(inner.body, inner.path);
     const reply: ScriptedReply = resolveReply(nextReply(route.wire.provider), request);
     if (reply.error !== undefined && "status" in reply.error) {
       return fail(reply.error.status, reply.error.message, reply.error.type, reply.error.headers);
     }
-    const context = { body: inner.body, request, requestBytes: raw.length, createdAt: Math.floor(Date.now() / 1000) };
+    const createdAt = Math.floor(Date.now() / 1000);
+    const context = { body: inner.body, request, requestBytes: raw.length, createdAt, signatureScope };
     const events = route.wire.encodeReply(reply, context);
     const wrap = route.wrapEvent;
     const wrapped = wrap ? events.map((event) => ("abruptClose" in event ? event : wrap(event))) : events;
