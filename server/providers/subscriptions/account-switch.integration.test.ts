@@ -9,10 +9,14 @@ import type { Db } from "../../db.ts";
 import type { ProviderId } from "../../session/canonical.ts";
 import { createTestUser } from "../../testing/database.ts";
 import { messageText, sessionMessages, waitForTurnEnd } from "../../testing/engine.ts";
-import { authorizeInBrowser, startSubscriptionHarness, type SubscriptionHarness } from "../../testing/subscriptions.ts";
+import {
+  connectByCodePaste,
+  connectChatGpt,
+  startSubscriptionHarness,
+  type SubscriptionHarness,
+} from "../../testing/subscriptions.ts";
 import { addApiKeyAccount } from "../accounts.ts";
 import { exposeToolName } from "../tool-names.ts";
-import { completeLogin, pollLogin, startLogin } from "./logins.ts";
 
 const TIME_TOOL = exposeToolName("builtin.current_time");
 let h: SubscriptionHarness;
@@ -26,22 +30,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await h.close();
 });
-
-async function connectChatGpt(userId: string): Promise<string> {
-  const start = await startLogin(db, userId, "openai", h.env);
-  if (start.kind !== "device-code") throw new Error("expected the device flow");
-  h.oauth.approveDevice(start.userCode);
-  const result = await pollLogin(db, userId, start.loginId, h.env);
-  if (result.status !== "connected") throw new Error("expected the sign-in to finish");
-  return result.accountId;
-}
-
-async function connectGemini(userId: string): Promise<string> {
-  const start = await startLogin(db, userId, "google", h.env);
-  if (start.kind !== "code-paste") throw new Error("expected a code-paste flow");
-  return (await completeLogin(db, userId, start.loginId, await authorizeInBrowser(start.authorizeUrl), h.env))
-    .accountId;
-}
 
 const apiKey = async (userId: string, provider: "anthropic" | "openai" | "google", key: string) =>
   (await addApiKeyAccount(db, userId, { provider, apiKey: key })).id;
@@ -59,14 +47,14 @@ const CASES: Record<string, Case> = {
     provider: "openai",
     model: "gpt-5.1-codex",
     from: (userId) => apiKey(userId, "openai", "sk-openai-key-one-000000"),
-    to: connectChatGpt,
+    to: (userId) => connectChatGpt(h, userId),
     endpoints: ["openai-responses", "chatgpt-codex"],
   },
   "a Gemini API key to Code Assist": {
     provider: "google",
     model: "gemini-2.5-pro",
     from: (userId) => apiKey(userId, "google", "AIza-gemini-key-one-0000"),
-    to: connectGemini,
+    to: (userId) => connectByCodePaste(h, userId, "google"),
     endpoints: ["gemini-api", "code-assist"],
   },
   "one Anthropic API key to another": {
