@@ -1,12 +1,17 @@
 // parseEnv is the one gate for configuration: an empty environment yields the embedded defaults,
 // blank values count as unset (a copied .env.example with `PORT=` must not change behaviour), and
 // every bad value stops the process with an EnvError that names the variable to fix.
+import { spawnSync } from "node:child_process";
+import path from "node:path";
+
 import { describe, expect, it } from "vitest";
 
 import { EnvError, parseEnv } from "./env.ts";
 
 const DEFAULT_ADMIN_URL = "postgresql://postgres@127.0.0.1:5432/postgres";
 const LONG_SECRET = "x".repeat(32);
+const ENCRYPTION_KEY = Buffer.alloc(32, 7).toString("base64");
+const PRODUCTION_DB = { NODE_ENV: "production" as const, DATABASE_URL: "postgres://db.example/patchbay" };
 
 /** The EnvError parseEnv throws for `source`; fails the test if it does not throw one. */
 function envErrorFor(source: Record<string, string | undefined>): EnvError {
@@ -97,4 +102,27 @@ describe("parseEnv rejects bad configuration", () => {
     expect(message).toContain("PORT");
     expect(message).toContain("DATABASE_URL");
   });
+
+  it("requires PATCHBAY_ENCRYPTION_KEY in production with DATABASE_URL, saying why", () => {
+    const { message } = envErrorFor(PRODUCTION_DB);
+    expect(message).toContain("PATCHBAY_ENCRYPTION_KEY: is required in production with DATABASE_URL");
+    expect(message).toContain("encrypts tokens and keys at rest");
+    expect(parseEnv({ ...PRODUCTION_DB, PATCHBAY_ENCRYPTION_KEY: ENCRYPTION_KEY }).PATCHBAY_ENCRYPTION_KEY).toBe(
+      ENCRYPTION_KEY,
+    );
+    expect(() => parseEnv({ NODE_ENV: "production" })).not.toThrow(); // embedded database: a key file is kept
+    expect(() => parseEnv({ DATABASE_URL: PRODUCTION_DB.DATABASE_URL })).not.toThrow(); // development
+  });
+
+  it("stops `npm start` at once with that message when the key is missing", () => {
+    const root = path.resolve(import.meta.dirname, "..");
+    const started = spawnSync(process.execPath, ["--import", "tsx", "server/cli/start.ts"], {
+      cwd: root,
+      env: PRODUCTION_DB,
+      encoding: "utf8",
+      timeout: 30_000,
+    });
+    expect(started.status).not.toBe(0);
+    expect(started.stderr).toContain("PATCHBAY_ENCRYPTION_KEY: is required in production with DATABASE_URL");
+  }, 35_000);
 });

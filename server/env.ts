@@ -99,6 +99,7 @@ const schema = z
     OPENAI_OAUTH_CLIENT_ID: z.string().trim().min(1).default("app_EMoamEEZ73f0CkXaXp7hrann"),
     CHATGPT_BASE_URL: z.url({ error: "must be a URL" }).default("https://chatgpt.com/backend-api/codex"),
     CHATGPT_MODELS: modelList("gpt-5.1-codex-max,gpt-5.1-codex,gpt-5.1"),
+    CHATGPT_INSTRUCTIONS_DIR: optionalString,
     GOOGLE_OAUTH_CLIENT_ID: z
       .string()
       .trim()

@@ -1,16 +1,18 @@
 "use client";
-// One provider account in Settings → Providers: what it is, who it is connected as, its models,
-// status and last error, with rename, replace key, refresh models (endpoints) and remove.
-import { useMutation } from "@tanstack/react-query";
+// One provider account in Settings → Providers: what it is and its status (account-status.tsx), with
+// rename, replace key, refresh models (endpoints), remove, and for a subscription Reconnect: the same
+// sign-in as Connect, started for this account, so that it revives this account (its chats keep
+// working) rather than adding another.
+import { useMutation, useQuery } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 
 import { useTRPC } from "@/components/providers/trpc-provider.tsx";
 import { Button } from "@/components/ui/button.tsx";
 import { TextField } from "@/components/ui/text-field.tsx";
-import type { AppRouter } from "@/server/api/root.ts";
-import type { inferRouterOutputs } from "@trpc/server";
 
-type Account = inferRouterOutputs<AppRouter>["accounts"]["list"][number];
+import { AccountStatus, type Account } from "./account-status.tsx";
+import { CodePasteStep, DeviceStep, type Flow } from "./sign-in-steps.tsx";
+import { useSubscriptionLogin } from "./use-subscription-login.ts";
 
 const kindLabels: Record<Account["kind"], string> = {
   api_key: "API key",
@@ -40,6 +42,10 @@ export function AccountRow({ account, onChanged, onError }: Props) {
   const update = useMutation(trpc.accounts.update.mutationOptions({ onSuccess, onError }));
   const refreshModels = useMutation(trpc.accounts.refreshModels.mutationOptions({ onSuccess, onError }));
   const remove = useMutation(trpc.accounts.remove.mutationOptions({ onSuccess, onError }));
+  const flows = useQuery({ ...trpc.providerLogins.flows.queryOptions(), enabled: account.kind === "subscription" });
+  const flow = flows.data?.find((entry) => entry.flow === account.provider);
+  const login = useSubscriptionLogin(() => void onChanged());
+  const { pending } = login;
 
   function save(event: FormEvent) {
     event.preventDefault();
@@ -50,6 +56,13 @@ export function AccountRow({ account, onChanged, onError }: Props) {
     });
   }
 
+  const step = {
+    name: flow?.name ?? account.label,
+    title: `Reconnect ${account.label}`,
+    onDone: login.finish,
+    onCancel: login.stop,
+    onError: login.onError,
+  };
   return (
     <li aria-label={account.label} className="flex flex-col gap-2 p-3">
       <div className="flex flex-wrap items-start gap-2">
@@ -60,34 +73,17 @@ export function AccountRow({ account, onChanged, onError }: Props) {
               {providerLabels[account.provider]} · {kindLabels[account.kind]}
             </span>
           </p>
-          {(account.identity ?? account.baseUrl) && (
-            <p className="truncate text-xs text-zinc-500">
-              {account.identity ? `Connected as ${account.identity}` : account.baseUrl}
-              {account.plan && ` · ${account.plan} plan`}
-            </p>
-          )}
-          <p className="text-xs text-zinc-500">
-            {account.models.length} models: {account.models.slice(0, 6).join(", ")}
-            {account.models.length > 6 && "…"}
-          </p>
-          {account.expiresAt && (
-            <p className="text-xs text-zinc-500">Token valid until {new Date(account.expiresAt).toLocaleString()}</p>
-          )}
-          {account.status === "reconnect_needed" && (
-            <p role="status" className="text-sm text-amber-800 dark:text-amber-300">
-              Reconnect needed{account.lastError ? `: ${account.lastError}` : ""}
-              {account.kind === "subscription" && (
-                <>
-                  {" "}
-                  <a href="#subscriptions-heading" className="underline">
-                    Sign in again below
-                  </a>{" "}
-                  (the same account is revived, its chats keep working).
-                </>
-              )}
-            </p>
-          )}
+          <AccountStatus account={account} />
         </div>
+        {flow && !pending && (
+          <Button
+            variant={account.status === "reconnect_needed" ? "primary" : "secondary"}
+            disabled={login.isStarting}
+            onClick={() => login.start(account.provider as Flow, account.id)}
+          >
+            Reconnect
+          </Button>
+        )}
         <Button variant="ghost" onClick={() => setEditing((value) => !value)} aria-expanded={editing}>
           Edit
         </Button>
@@ -110,6 +106,13 @@ export function AccountRow({ account, onChanged, onError }: Props) {
           {account.kind === "subscription" ? "Disconnect" : "Remove"}
         </Button>
       </div>
+      {login.error && (
+        <p role="alert" className="rounded-md bg-red-50 p-3 text-sm text-red-800 dark:bg-red-950 dark:text-red-200">
+          {login.error}
+        </p>
+      )}
+      {pending?.kind === "code-paste" && <CodePasteStep pending={pending} {...step} />}
+      {pending?.kind === "device-code" && <DeviceStep pending={pending} {...step} />}
       {editing && (
         <form onSubmit={save} aria-label={`Edit ${account.label}`} className="flex flex-wrap items-end gap-2">
           <TextField label="Name" value={label} onValueChange={setLabel} required />

@@ -3,7 +3,8 @@
 // Authorize, paste the code / enter the device code), answers a chat with a tool call through the
 // real MCP server — the fake provider refuses any request not shaped like the vendor's CLI — and is
 // disconnected again. The connect page says plainly whose client registration the flow reuses, and
-// it and both sign-in steps pass an axe scan.
+// it and both sign-in steps pass an axe scan. An account whose refresh token the vendor revoked says
+// "reconnect needed" with its last error, and is revived from its own row.
 import AxeBuilder from "@axe-core/playwright";
 import { expect, type APIRequestContext, type Page, test } from "@playwright/test";
 
@@ -12,6 +13,7 @@ import { chooseAccountModel, ProvidersPage } from "../pages/providers-page.ts";
 import { SignInPage } from "../pages/sign-in-page.ts";
 import { SubscriptionsSection } from "../pages/subscriptions-section.ts";
 import { ALICE, E2E_PROVIDER_NAME, FAKE_PROVIDER_URL } from "../support/config.ts";
+import { PROVIDER_OAUTH_URL } from "../support/provider-oauth/config.ts";
 import { saveScreenshot } from "../support/screenshots.ts";
 
 type Case = {
@@ -115,3 +117,50 @@ for (const c of CASES) {
     await providers.remove(c.label);
   });
 }
+
+test("a revoked Claude sign-in says reconnect needed and is revived from its row", async ({ page, request }) => {
+  const label = "Claude (claude-user@example.test)";
+  const providers = new ProvidersPage(page);
+  await providers.open();
+  // Tokens issued now live 30 s: within the refresh margin, so the next request refreshes first.
+  const timings = (accessTtlMs: number) =>
+    request.post(`${PROVIDER_OAUTH_URL}/_oauth/timings`, { data: { accessTtlMs } });
+  await timings(30_000);
+  try {
+    await new SubscriptionsSection(page).connectByCodePaste("Claude Pro / Max");
+  } finally {
+    await timings(3_600_000);
+  }
+  await expect(providers.account(label)).toContainText("Token valid until");
+  // The vendor revokes the refresh token meanwhile.
+  expect((await request.post(`${PROVIDER_OAUTH_URL}/_oauth/revoke`, { data: { vendor: "anthropic" } })).ok()).toBe(
+    true,
+  );
+  await request.post(`${FAKE_PROVIDER_URL}/_fake/clear`);
+
+  const chat = new ChatPage(page);
+  await chat.openNewChat();
+  await chooseAccountModel(page, label, "claude-sonnet-4-5");
+  await chat.send("expire now");
+  await expect(chat.lastAnswer()).toHaveAttribute("data-status", "failed", { timeout: 15_000 });
+  await expect(chat.lastAnswer()).toContainText("reconnect your Claude account in Settings → Providers");
+
+  await providers.open();
+  const row = providers.account(label);
+  await expect(row.getByRole("status")).toContainText("Reconnect needed");
+  await expect(row.getByTestId("account-last-error")).toContainText("reconnect your Claude account");
+  await expectNoSeriousViolations(page);
+  await providers.reconnect(label, "Claude Pro / Max", "code-paste");
+  await expect(row.getByRole("status")).toHaveCount(0);
+  await expect(row.getByTestId("account-last-error")).toHaveCount(0);
+  await expect(row).toContainText("Token valid until");
+  await expect(providers.account(label)).toHaveCount(1);
+
+  await chat.openNewChat();
+  await chooseAccountModel(page, label, "claude-sonnet-4-5");
+  await chat.send("back again");
+  await chat.expectLastAnswerDone();
+
+  await providers.open();
+  await providers.remove(label);
+});

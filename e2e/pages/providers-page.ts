@@ -1,6 +1,9 @@
 // Page object: Settings → Providers — add an API key or an OpenAI-compatible endpoint, read an
-// account's row, remove it; and picking an account's model in a chat's model picker.
+// account's row, reconnect a subscription from its row, remove it; and picking an account's model in
+// a chat's model picker.
 import { expect, type Locator, type Page } from "@playwright/test";
+
+import { finishCodePaste, finishDevice } from "./subscriptions-section.ts";
 
 export class ProvidersPage {
   constructor(private readonly page: Page) {}
@@ -30,6 +33,15 @@ export class ProvidersPage {
     await form.getByLabel("Name").fill(label);
     await form.getByLabel("Base URL").fill(baseUrl);
     await form.getByRole("button", { name: "Add endpoint" }).click();
+  }
+
+  /** Reconnects the subscription `label` from its row, with its flow's sign-in step shown in the row. */
+  async reconnect(label: string, flowName: string, kind: "code-paste" | "device-code"): Promise<void> {
+    const row = this.account(label);
+    await row.getByRole("button", { name: "Reconnect", exact: true }).click();
+    const name = `Reconnect ${label}`;
+    if (kind === "code-paste") await finishCodePaste(this.page, row.getByRole("form", { name }), flowName);
+    else await finishDevice(this.page, row.getByRole("group", { name }), flowName);
   }
 
   async remove(label: string): Promise<void> {

@@ -3,7 +3,8 @@
 // OpenAI-compatible server the chat-completions API. Keys and base URLs are always passed in
 // explicitly (from server/env.ts via resolveProviderConfig): the factory refuses to build a keyed
 // model without a key, because the SDKs would otherwise read process.env themselves. `fetch` is the
-// seam for tests and for request shaping (OAuth headers) later.
+// seam for tests and for request shaping (OAuth headers). Every model retries a request that failed
+// before any output streamed, and only then (retry-before-output.ts).
 import { createAnthropic } from "@ai-sdk/anthropic";
 import { createGoogleGenerativeAI } from "@ai-sdk/google";
 import { createOpenAI } from "@ai-sdk/openai";
@@ -14,6 +15,7 @@ import type { Env } from "../env.ts";
 import { AppError } from "../errors.ts";
 import type { ProviderId } from "../session/canonical.ts";
 import { OPENAI_COMPATIBLE_SDK_NAME } from "./provider-keys.ts";
+import { withRetryBeforeOutput } from "./retry-before-output.ts";
 
 export type ModelConnection = {
   provider: ProviderId;
@@ -59,8 +61,12 @@ function requireKey(connection: ModelConnection): string {
   throw new AppError("unavailable:config", `No API key is configured for ${connection.provider}.`);
 }
 
-/** The AI SDK language model for one provider and model id. */
+/** The AI SDK language model for one provider and model id, retrying only before any output. */
 export function createLanguageModel(connection: ModelConnection): LanguageModelV4 {
+  return withRetryBeforeOutput(createSdkModel(connection));
+}
+
+function createSdkModel(connection: ModelConnection): LanguageModelV4 {
   const { provider, modelId, baseURL, fetch } = connection;
   switch (provider) {
     case "anthropic":

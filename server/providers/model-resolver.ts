@@ -5,13 +5,15 @@
 // - `accountId: null` is the server-wide configuration from env (API keys, base URLs).
 // - An account is only used for a chat of its own owner (checked in the same query that reads it).
 // - Credentials are opened here and handed to the SDK; they never reach a log or an error message.
+// - The answer names the request's origin (account + endpoint family, origin.ts): provider data is
+//   tagged with it and only sent back to the same origin.
 import type { LanguageModel } from "ai";
 
 import type { Db } from "../db.ts";
 import { AppError } from "../errors.ts";
 import type { ProviderAccount } from "../generated/prisma/client.ts";
 import { assertPublicUrl } from "../mcp/url-guard.ts";
-import type { ProviderId } from "../session/canonical.ts";
+import type { ProviderId, ProviderOrigin } from "../session/canonical.ts";
 import { openCredentials } from "./accounts.ts";
 import {
   createLanguageModel,
@@ -20,9 +22,15 @@ import {
   type ProviderEnv,
   resolveProviderConfig,
 } from "./model-factory.ts";
+import { originOf } from "./origin.ts";
 
 export type ModelTarget = { provider: ProviderId; model: string; accountId: string | null; sessionId: string };
-export type ResolvedModel = { model: LanguageModel; nativeTools: boolean };
+export type ResolvedModel = {
+  model: LanguageModel;
+  nativeTools: boolean;
+  /** Where the request goes; absent means the server-wide configuration (test resolvers). */
+  origin?: ProviderOrigin;
+};
 export type ModelResolver = (target: ModelTarget, signal?: AbortSignal) => Promise<ResolvedModel>;
 
 /** Connection settings for a subscription account (bearer token, request shaping, refresh). */
@@ -85,6 +93,7 @@ export function createModelResolver(options: ResolverOptions): ModelResolver {
           fetch: options.fetch,
         }),
         nativeTools,
+        origin: originOf(target.provider, null),
       };
     }
     const account = await db.providerAccount.findFirst({
@@ -111,6 +120,7 @@ export function createModelResolver(options: ResolverOptions): ModelResolver {
     return {
       model: createLanguageModel({ provider: account.provider, modelId: target.model, ...connection }),
       nativeTools: account.nativeTools,
+      origin: originOf(target.provider, account),
     };
   };
 }

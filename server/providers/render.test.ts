@@ -113,6 +113,60 @@ describe("renderRequest: switching provider mid-history", () => {
   });
 });
 
+describe("renderRequest: provider data only for the account and endpoint that produced it", () => {
+  const origins = {
+    anthropic: [
+      { account: "acct-key-1", endpoint: "anthropic-messages" },
+      { account: "acct-key-2", endpoint: "anthropic-messages" },
+    ],
+    openai: [
+      { account: "acct-key-1", endpoint: "openai-responses" },
+      { account: "acct-chatgpt", endpoint: "chatgpt-codex" },
+    ],
+    google: [
+      { account: "acct-key-1", endpoint: "gemini-api" },
+      { account: "acct-code-assist", endpoint: "code-assist" },
+    ],
+  } as const;
+  const plain = {
+    role: "assistant",
+    content: [
+      { type: "text", text: "Let me check." },
+      { type: "tool-call", toolCallId: "call_c1", toolName: "builtin_current_time", input: {} },
+      { type: "tool-call", toolCallId: "call_c2", toolName: "github_search_issues", input: { query: "bug" } },
+    ],
+  };
+
+  it.each(["anthropic", "openai", "google"] as const)(
+    "%s: another account's history gets canonical ids and none of its signatures or encrypted reasoning",
+    (provider) => {
+      const [from, to] = origins[provider];
+      const { messages } = render(provider, toolRound(provider, "s", from), { origin: to });
+      expect(assistantOf(messages)).toEqual(plain);
+      expect(messages[2]).toEqual(expectedResults("call_c1", "call_c2"));
+      const same = render(provider, toolRound(provider, "s", from), { origin: from }).messages;
+      expect(same).toEqual(render(provider, toolRound(provider)).messages); // what today's rows render to
+    },
+  );
+
+  it("treats the same account through another endpoint as foreign", () => {
+    const stored = { account: "acct-1", endpoint: "openai-responses" };
+    const { messages } = render("openai", toolRound("openai", "s", stored), {
+      origin: { account: "acct-1", endpoint: "chatgpt-codex" },
+    });
+    expect(assistantOf(messages)).toEqual(plain);
+  });
+
+  it("keeps rows stored without an origin working for the server-wide key, and only there", () => {
+    const server = { account: "server", endpoint: "openai-responses" };
+    const legacy = toolRound("openai");
+    expect(render("openai", legacy, { origin: server }).messages).toEqual(render("openai", legacy).messages);
+    expect(JSON.stringify(render("openai", legacy, { origin: server }).messages)).toContain(OPENAI_ENCRYPTED);
+    const forAccount = render("openai", legacy, { origin: { account: "acct-1", endpoint: "openai-responses" } });
+    expect(assistantOf(forAccount.messages)).toEqual(plain);
+  });
+});
+
 describe("renderRequest: ordering and dangling calls", () => {
   const call = (id: string, name = "builtin.current_time") => ({ type: "tool-call" as const, id, name, args: {} });
   const result = (callId: string, output = "r") => ({

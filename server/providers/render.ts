@@ -8,9 +8,11 @@
 // - Call ids: the provider's own id when the call came from this provider, else the canonical id;
 //   results always reuse the id of their call. History calls use the snapshot's exposed name, or
 //   exposeToolName(canonical) for a tool no longer in the snapshot.
-// - providerData goes back (as part providerOptions) only to the provider that produced it.
-//   Reasoning is sent only with its producer's providerData (so never to another provider, never as
-//   text, and not to OpenAI models without reasoning).
+// - providerData and the provider's own call ids go back (as part providerOptions / tool-call ids)
+//   only to the provider, account and endpoint that produced them (origin.ts): a request's `origin`
+//   defaults to the server-wide configuration, and rows without an origin go back only there.
+//   Reasoning is sent only with its producer's providerData (so never to another provider or
+//   account, never as text, and not to OpenAI models without reasoning).
 // - Gemini only: a user message right after tool results (a turn cut off between its tool round and
 //   its answer) gets a placeholder model turn in between, as gemini-cli does (its
 //   INTERRUPTED_RESPONSE_PLACEHOLDER): Gemini refuses two user turns in a row, and folding the text
@@ -23,7 +25,9 @@ import { jsonSchema, tool, type JSONValue, type ModelMessage, type Tool } from "
 import type {
   AssistantPart,
   JsonValue,
+  ProviderData,
   ProviderId,
+  ProviderOrigin,
   ToolCallPart,
   ToolResultPart,
   ToolSnapshot,
@@ -31,6 +35,7 @@ import type {
   Transcript,
 } from "../session/canonical.ts";
 import { toGeminiSchema } from "./google/schema.ts";
+import { isSameOrigin, originOf } from "./origin.ts";
 import { pairToolResults, type PairedCall, type PairedTurn } from "./pair-tool-results.ts";
 import { sdkProviderKey } from "./provider-keys.ts";
 import { describeToolsForPrompt, toolCallAsText, toolResultAsText } from "./text-tools.ts";
@@ -43,6 +48,8 @@ export type RenderInput = {
   snapshot: ToolSnapshot;
   isFollowUp: boolean;
   nativeTools?: boolean;
+  /** The account and endpoint this request goes to; default: the server-wide configuration. */
+  origin?: ProviderOrigin;
 };
 
 /** What streamText receives: spread it as `streamText({ model, ...call.options, abortSignal })`. */
@@ -64,6 +71,7 @@ export type RenderedRequest = {
 
 type Context = {
   provider: ProviderId;
+  origin: ProviderOrigin;
   exposedNames: Map<string, string>;
   toolsAsText: boolean;
   /** False for OpenAI models without reasoning, which reject echoed reasoning items. */
@@ -105,13 +113,14 @@ function declareTools(snapshot: ToolSnapshot, provider: ProviderId): Record<stri
   return tools;
 }
 
-function partOptions(ctx: Context, data: { provider: ProviderId; data: Record<string, JsonValue> } | undefined) {
-  if (!data || data.provider !== ctx.provider) return undefined;
+function partOptions(ctx: Context, data: ProviderData | undefined) {
+  if (!data || data.provider !== ctx.provider || !isSameOrigin(data.origin, ctx.origin)) return undefined;
   return { providerOptions: { [sdkProviderKey(ctx.provider)]: data.data as Record<string, JSONValue> } };
 }
 
 function callId(ctx: Context, call: ToolCallPart): string {
-  return call.providerCallId?.provider === ctx.provider ? call.providerCallId.id : call.id;
+  const native = call.providerCallId;
+  return native?.provider === ctx.provider && isSameOrigin(native.origin, ctx.origin) ? native.id : call.id;
 }
 
 function exposedName(ctx: Context, canonicalName: string): string {
@@ -224,7 +233,8 @@ export function renderRequest(input: RenderInput): RenderedRequest {
   const toolsAsText = !nativeTools || snapshot.tools.length === 0;
   const exposedNames = new Map(snapshot.tools.map((spec) => [spec.canonicalName, spec.exposedName]));
   const canEchoReasoning = provider !== "openai" || isOpenAIReasoningModel(input.modelId);
-  const ctx: Context = { provider, exposedNames, toolsAsText, canEchoReasoning };
+  const origin = input.origin ?? originOf(provider, null);
+  const ctx: Context = { provider, origin, exposedNames, toolsAsText, canEchoReasoning };
   const merged = mergeUserMessages(pairToolResults(transcript.messages).flatMap((turn) => renderTurn(ctx, turn)));
   const messages = provider === "google" ? bridgeInterruptedRounds(merged) : merged;
   const tools = nativeTools ? declareTools(snapshot, provider) : {};

@@ -306,4 +306,28 @@ describe("toStreamEvents edge cases", () => {
     const part = { type: "text-end", id: "1", providerMetadata: { google: { thoughtSignature: "x" } } } as const;
     expect(toStreamEvents(part, "anthropic")).toEqual([{ type: "text-end" }]);
   });
+
+  it("tags provider data with the request's origin when it is given", () => {
+    const origin = { account: "acct-1", endpoint: "chatgpt-codex" };
+    const end = { type: "reasoning-end", id: "r", providerMetadata: { openai: { itemId: "rs_1" } } } as const;
+    expect(toStreamEvents(end, "openai", undefined, origin)).toEqual([
+      { type: "reasoning-end", providerData: { provider: "openai", data: { itemId: "rs_1" }, origin } },
+    ]);
+    const call = {
+      type: "tool-call",
+      toolCallId: "c1",
+      toolName: "t",
+      input: "{}",
+      providerMetadata: { openai: { itemId: "fc_1" } },
+    } as const;
+    expect(toStreamEvents(call, "openai", undefined, origin)).toEqual([
+      {
+        type: "tool-call",
+        providerCallId: "c1",
+        exposedName: "t",
+        args: {},
+        providerData: { provider: "openai", data: { itemId: "fc_1" }, origin },
+      },
+    ]);
+  });
 });

@@ -9,10 +9,12 @@
 //   at once by an end event carrying it, and the block's own end still follows. A consumer must
 //   treat an end with nothing open as a no-op that only updates providerData when it has some.
 // providerData is the object under the provider's own key (provider-keys.ts), tagged with the
-// provider. Error events carry a message safe to show a user (safe-error.ts).
+// provider and, when given, the request's origin (account + endpoint, origin.ts), so it is only
+// ever sent back to the same account and endpoint. Error events carry a message safe to show a user
+// (safe-error.ts).
 import type { ProviderMetadata, TextStreamPart, ToolSet } from "ai";
 
-import type { JsonValue, ProviderData, ProviderId, StreamEvent } from "../session/canonical.ts";
+import type { JsonValue, ProviderData, ProviderId, ProviderOrigin, StreamEvent } from "../session/canonical.ts";
 import { sdkProviderKey } from "./provider-keys.ts";
 import { safeErrorMessage } from "./safe-error.ts";
 
@@ -25,10 +27,14 @@ export function createStreamDecodeState(): StreamDecodeState {
   return { blockMetadata: new Map() };
 }
 
-function toProviderData(provider: ProviderId, metadata: ProviderMetadata | undefined): ProviderData | undefined {
-  const data = metadata?.[sdkProviderKey(provider)];
+/** Which provider decodes the stream, and the origin its data is tagged with. */
+type Source = { provider: ProviderId; origin?: ProviderOrigin };
+
+function toProviderData(source: Source, metadata: ProviderMetadata | undefined): ProviderData | undefined {
+  const data = metadata?.[sdkProviderKey(source.provider)];
   if (data === undefined) return undefined;
-  return { provider, data: JSON.parse(JSON.stringify(data)) as Record<string, JsonValue> };
+  const copy = JSON.parse(JSON.stringify(data)) as Record<string, JsonValue>;
+  return { provider: source.provider, data: copy, ...(source.origin && { origin: source.origin }) };
 }
 
 function endEvent(kind: BlockKind, providerData: ProviderData | undefined): StreamEvent {
@@ -42,25 +48,20 @@ function decodeStart(kind: BlockKind, part: BlockPart, state: StreamDecodeState 
   return [];
 }
 
-function decodeDelta(
-  kind: BlockKind,
-  part: BlockPart & { text: string },
-  provider: ProviderId,
-  state?: StreamDecodeState,
-) {
+function decodeDelta(kind: BlockKind, part: BlockPart & { text: string }, source: Source, state?: StreamDecodeState) {
   const events: StreamEvent[] = [];
   if (part.text !== "") events.push({ type: kind === "text" ? "text-delta" : "reasoning-delta", text: part.text });
   if (state && part.providerMetadata) state.blockMetadata.set(`${kind}:${part.id}`, part.providerMetadata);
-  const providerData = state ? undefined : toProviderData(provider, part.providerMetadata);
+  const providerData = state ? undefined : toProviderData(source, part.providerMetadata);
   if (providerData) events.push(endEvent(kind, providerData));
   return events;
 }
 
-function decodeEnd(kind: BlockKind, part: BlockPart, provider: ProviderId, state?: StreamDecodeState): StreamEvent[] {
+function decodeEnd(kind: BlockKind, part: BlockPart, source: Source, state?: StreamDecodeState): StreamEvent[] {
   const key = `${kind}:${part.id}`;
   const metadata = part.providerMetadata ?? state?.blockMetadata.get(key);
   state?.blockMetadata.delete(key);
-  return [endEvent(kind, toProviderData(provider, metadata))];
+  return [endEvent(kind, toProviderData(source, metadata))];
 }
 
 function isJsonObject(value: unknown): value is Record<string, JsonValue> {
@@ -81,7 +82,7 @@ function toolArguments(input: unknown): Record<string, JsonValue> | undefined {
   }
 }
 
-function decodeToolCall(part: Extract<Part, { type: "tool-call" }>, provider: ProviderId): StreamEvent[] {
+function decodeToolCall(part: Extract<Part, { type: "tool-call" }>, source: Source): StreamEvent[] {
   if (part.providerExecuted) return [];
   const args = toolArguments(part.input);
   if (!args) {
@@ -89,7 +90,7 @@ function decodeToolCall(part: Extract<Part, { type: "tool-call" }>, provider: Pr
       { type: "error", message: `The model called "${part.toolName}" with arguments that are not a JSON object.` },
     ];
   }
-  const providerData = toProviderData(provider, part.providerMetadata);
+  const providerData = toProviderData(source, part.providerMetadata);
   const call = { providerCallId: part.toolCallId, exposedName: part.toolName, args };
   return [{ type: "tool-call", ...call, ...(providerData && { providerData }) }];
 }
@@ -105,24 +106,31 @@ function decodeFinish(part: Extract<Part, { type: "finish" }>): StreamEvent {
 
 /**
  * The canonical events for one fullStream part. Pass the same `state` for every part of one stream
- * (never across streams), or none for stateless decoding (see the module comment). Parts with no
+ * (never across streams), or none for stateless decoding (see the module comment); `origin` tags
+ * the provider data (absent: untagged, as rows stored before origins). Parts with no
  * canonical meaning (start, steps, tool-input deltas, sources, the SDK's own tool-error for an
  * invalid call, abort) give no events. A call whose arguments are not a JSON object becomes an
  * error event, so it is never run with made-up arguments.
  */
-export function toStreamEvents(part: Part, provider: ProviderId, state?: StreamDecodeState): StreamEvent[] {
+export function toStreamEvents(
+  part: Part,
+  provider: ProviderId,
+  state?: StreamDecodeState,
+  origin?: ProviderOrigin,
+): StreamEvent[] {
+  const source: Source = { provider, ...(origin && { origin }) };
   switch (part.type) {
     case "text-start":
     case "reasoning-start":
       return decodeStart(part.type === "text-start" ? "text" : "reasoning", part, state);
     case "text-delta":
     case "reasoning-delta":
-      return decodeDelta(part.type === "text-delta" ? "text" : "reasoning", part, provider, state);
+      return decodeDelta(part.type === "text-delta" ? "text" : "reasoning", part, source, state);
     case "text-end":
     case "reasoning-end":
-      return decodeEnd(part.type === "text-end" ? "text" : "reasoning", part, provider, state);
+      return decodeEnd(part.type === "text-end" ? "text" : "reasoning", part, source, state);
     case "tool-call":
-      return decodeToolCall(part, provider);
+      return decodeToolCall(part, source);
     case "finish":
       return [decodeFinish(part)];
     case "error":
@@ -136,7 +144,8 @@ export function toStreamEvents(part: Part, provider: ProviderId, state?: StreamD
 export async function* decodeFullStream(
   fullStream: AsyncIterable<Part>,
   provider: ProviderId,
+  origin?: ProviderOrigin,
 ): AsyncGenerator<StreamEvent, void, undefined> {
   const state = createStreamDecodeState();
-  for await (const part of fullStream) yield* toStreamEvents(part, provider, state);
+  for await (const part of fullStream) yield* toStreamEvents(part, provider, state, origin);
 }

@@ -1,7 +1,7 @@
 // Canonical transcripts and a tool snapshot shared by the render tests: one tool round produced by
 // each provider, with the opaque data each provider really attaches (values shaped like the
 // recorded fixtures). Only tests import this file.
-import type { CanonicalMessage, ProviderId, ToolSnapshot, Transcript } from "../session/canonical.ts";
+import type { CanonicalMessage, ProviderId, ProviderOrigin, ToolSnapshot, Transcript } from "../session/canonical.ts";
 
 export const ANTHROPIC_SIGNATURE = "EvQBCkYICxgCKkAxhD4NUKFzudtZ6NzbZdEiBACIScTzqjPViM596iWLZIk4EFKYYBj3B6Pt";
 export const OPENAI_ENCRYPTED = "gAAAAABpPDIVOKrsHNZ0GwsoEKA_IGfuJ5f8Ma_6-EojH4yZFL50qlfUzM7FREdQ";
@@ -50,7 +50,7 @@ const results = (id: string): CanonicalMessage => ({
 });
 
 /** Reasoning, text and two tool calls exactly as each provider streams them (canonical form). */
-function assistantRound(provider: ProviderId): CanonicalMessage {
+function assistantRound(provider: ProviderId, origin?: ProviderOrigin): CanonicalMessage {
   type Data = Record<string, string> | undefined;
   const table: Record<ProviderId, { reasoning: Data; text: Data; call: Data }> = {
     anthropic: { reasoning: { signature: ANTHROPIC_SIGNATURE }, text: undefined, call: undefined },
@@ -67,7 +67,8 @@ function assistantRound(provider: ProviderId): CanonicalMessage {
     "openai-compatible": { reasoning: undefined, text: undefined, call: undefined },
   };
   const data = table[provider];
-  const tag = (value: Data) => (value ? { providerData: { provider, data: value } } : {});
+  const from = origin ? { origin } : {};
+  const tag = (value: Data) => (value ? { providerData: { provider, data: value, ...from } } : {});
   return {
     id: "m2",
     role: "assistant",
@@ -79,7 +80,7 @@ function assistantRound(provider: ProviderId): CanonicalMessage {
         id: "call_c1",
         name: "builtin.current_time",
         args: {},
-        providerCallId: { provider, id: `${provider}-native-1` },
+        providerCallId: { provider, id: `${provider}-native-1`, ...from },
         ...tag(data.call),
       },
       {
@@ -87,15 +88,21 @@ function assistantRound(provider: ProviderId): CanonicalMessage {
         id: "call_c2",
         name: "github.search_issues",
         args: { query: "bug" },
-        providerCallId: { provider, id: `${provider}-native-2` },
+        providerCallId: { provider, id: `${provider}-native-2`, ...from },
       },
     ],
   };
 }
 
-/** user → assistant (reasoning, text, two calls) → tool results, produced by `provider`. */
-export function toolRound(provider: ProviderId, system = "You are helpful."): Transcript {
-  return { system, messages: [user("m1", "What time is it, and any bugs?"), assistantRound(provider), results("m3")] };
+/**
+ * user → assistant (reasoning, text, two calls) → tool results, produced by `provider` (through the
+ * account and endpoint `origin`, or as rows stored before origins were recorded).
+ */
+export function toolRound(provider: ProviderId, system = "You are helpful.", origin?: ProviderOrigin): Transcript {
+  return {
+    system,
+    messages: [user("m1", "What time is it, and any bugs?"), assistantRound(provider, origin), results("m3")],
+  };
 }
 
 /** A finished round followed by a new user message (the next turn's first request). */

@@ -3,7 +3,14 @@
 // message's parts and one event per changed part) every few tens of milliseconds.
 import { randomBytes } from "node:crypto";
 
-import type { AssistantPart, ProviderId, StreamEvent, ToolCallPart, ToolSnapshot } from "./canonical.ts";
+import type {
+  AssistantPart,
+  ProviderId,
+  ProviderOrigin,
+  StreamEvent,
+  ToolCallPart,
+  ToolSnapshot,
+} from "./canonical.ts";
 
 export type PendingDelta = { kind: "text" | "reasoning"; partIndex: number; text: string };
 
@@ -28,6 +35,8 @@ export class AssistantDraft {
   constructor(
     private readonly provider: ProviderId,
     private readonly snapshot: ToolSnapshot,
+    /** The request's account + endpoint; the provider's call ids are tagged with it. */
+    private readonly origin?: ProviderOrigin,
   ) {}
 
   /** Applies one event; returns a tool call when the event completed one (publish it at once). */
@@ -94,7 +103,11 @@ export class AssistantDraft {
       id: newCanonicalCallId(),
       name: spec?.canonicalName ?? event.exposedName,
       args: event.args,
-      providerCallId: { provider: this.provider, id: event.providerCallId },
+      providerCallId: {
+        provider: this.provider,
+        id: event.providerCallId,
+        ...(this.origin && { origin: this.origin }),
+      },
       ...(event.providerData ? { providerData: event.providerData } : {}),
     };
     this.parts.push(part);

@@ -1,8 +1,9 @@
 // The canonical, provider-neutral chat model: what Postgres stores and what every provider request
 // is rendered from. Nothing here is specific to one provider's wire format. Opaque per-provider data
 // (reasoning signatures, thought signatures, reasoning item ids, the provider's own tool-call id) is
-// kept beside the part, tagged with the provider that produced it, and only ever sent back to that
-// same provider; rendering for another provider drops or maps it.
+// kept beside the part, tagged with the provider that produced it and its origin (which account,
+// through which endpoint), and only ever sent back to that same provider, account and endpoint;
+// rendering for anything else drops or maps it. Rows stored before origins were recorded have none.
 import { z } from "zod";
 
 export const providerIds = ["anthropic", "openai", "google", "openai-compatible"] as const;
@@ -22,10 +23,21 @@ export const jsonValueSchema: z.ZodType<JsonValue> = z.lazy(() =>
 );
 export type { JsonValue };
 
+/**
+ * Who produced provider data: the provider account (its id, or "server" for the server-wide
+ * configuration) and the endpoint family it was reached through ("openai-responses",
+ * "chatgpt-codex", "gemini-api", "code-assist", …). Encrypted reasoning and signatures are only
+ * valid for the account and endpoint that issued them.
+ */
+export const providerOriginSchema = z.object({ account: z.string().min(1), endpoint: z.string().min(1) });
+export type ProviderOrigin = z.infer<typeof providerOriginSchema>;
+
 /** Opaque data a provider attached to a part (the AI SDK's providerMetadata for that provider). */
 export const providerDataSchema = z.object({
   provider: providerIdSchema,
   data: z.record(z.string(), jsonValueSchema),
+  /** Absent on rows stored before origins were recorded. */
+  origin: providerOriginSchema.optional(),
 });
 export type ProviderData = z.infer<typeof providerDataSchema>;
 
@@ -51,7 +63,9 @@ export const toolCallPartSchema = z.object({
   name: z.string().min(1),
   args: z.record(z.string(), jsonValueSchema),
   /** The id the provider gave this call, when it gave one; sent back only to that provider. */
-  providerCallId: z.object({ provider: providerIdSchema, id: z.string() }).optional(),
+  providerCallId: z
+    .object({ provider: providerIdSchema, id: z.string(), origin: providerOriginSchema.optional() })
+    .optional(),
   providerData: providerDataSchema.optional(),
 });
 

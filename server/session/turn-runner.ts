@@ -17,7 +17,7 @@ import { renderRequest, type RenderInput } from "../providers/render.ts";
 import { safeErrorMessage } from "../providers/safe-error.ts";
 import { decodeFullStream } from "../providers/stream-events.ts";
 import { AssistantDraft, newCanonicalCallId } from "./assistant-draft.ts";
-import type { ProviderId, ToolCallPart } from "./canonical.ts";
+import type { ProviderId, ProviderOrigin, ToolCallPart } from "./canonical.ts";
 import { appendEvent, type EventInput } from "./event-store.ts";
 import { toPartDto } from "./history.ts";
 import { createWriter } from "./message-writer.ts";
@@ -128,9 +128,10 @@ async function prepareStep(turn: TurnSpec, deps: TurnDeps, index: number, mode: 
     snapshot,
     isFollowUp: index > 0,
     nativeTools: resolved.nativeTools,
+    origin: resolved.origin,
   };
   const call = mode.isFinal ? renderFinalRequest(input, deps.maxSteps) : renderRequest(input);
-  return { snapshot, model: resolved.model, call };
+  return { snapshot, model: resolved.model, origin: resolved.origin, call };
 }
 
 async function runStep(
@@ -140,7 +141,7 @@ async function runStep(
   signal: AbortSignal,
   mode: StepMode = {},
 ): Promise<StepResult> {
-  const { snapshot, model, call } = await prepareStep(turn, deps, index, mode, signal);
+  const { snapshot, model, origin, call } = await prepareStep(turn, deps, index, mode, signal);
   if (signal.aborted) throw new StepAborted();
   // The request goes out first; its bookkeeping is written while the model thinks, and the stream
   // is read at once: the writer publishes nothing before the bookkeeping committed (its message row
@@ -167,9 +168,9 @@ async function runStep(
     bookkeeping.abort(); // ends the stream below; the writer rethrows this error
     throw error;
   });
-  const draft = new AssistantDraft(turn.provider, snapshot);
+  const draft = new AssistantDraft(turn.provider, snapshot, origin);
   const writer = createWriter(deps, turn, messageId, draft, signal, recorded);
-  const firstTokenAt = await readStream(result.fullStream, turn.provider, draft, writer);
+  const firstTokenAt = await readStream(result.fullStream, turn.provider, origin, draft, writer);
   if (signal.aborted) throw new StepAborted();
   const hasHiddenCalls = !mode.isFinal && draft.toolCalls.length === 0 && !draft.error && adoptHiddenToolCalls(draft);
   await writer.close();
@@ -197,12 +198,13 @@ async function runStep(
 async function readStream(
   stream: Parameters<typeof decodeFullStream>[0],
   provider: ProviderId,
+  origin: ProviderOrigin | undefined,
   draft: AssistantDraft,
   writer: ReturnType<typeof createWriter>,
 ): Promise<Date | null> {
   let firstTokenAt: Date | null = null;
   try {
-    for await (const event of decodeFullStream(stream, provider)) {
+    for await (const event of decodeFullStream(stream, provider, origin)) {
       firstTokenAt ??= event.type === "text-delta" || event.type === "reasoning-delta" ? new Date() : null;
       const toolCall = draft.apply(event);
       if (toolCall) await writer.publishToolCall(toolCall);

@@ -1,6 +1,7 @@
 // For integration tests of subscription accounts: the harness OAuth server, the fake provider, a real
 // Postgres and a session manager whose resolver sends subscription accounts through
-// subscriptionConnection, with an env pointing every vendor URL at the local servers. Also plays the
+// subscriptionConnection, with an env pointing every vendor URL at the local servers (users' own API
+// keys reach the fake provider's API endpoints too, so a chat can switch between both). Also plays the
 // user in a browser tab: opens an authorize URL, presses Authorize and reads the code to paste.
 import { startFakeProvider } from "../../e2e/support/fake-provider/server.ts";
 import { startProviderOAuth } from "../../e2e/support/provider-oauth/server.ts";
@@ -11,6 +12,7 @@ import { startListening, stopListening } from "../session/notifier.ts";
 import { createTestDatabase, type TestDatabase } from "./database.ts";
 import { createModelResolver } from "../providers/model-resolver.ts";
 import { subscriptionConnection } from "../providers/subscriptions/connection.ts";
+import { completeLogin, pollLogin, startLogin } from "../providers/subscriptions/logins.ts";
 
 export type SubscriptionHarness = {
   database: TestDatabase;
@@ -31,6 +33,9 @@ export async function startSubscriptionHarness(): Promise<SubscriptionHarness> {
     ANTHROPIC_SUBSCRIPTION_BASE_URL: fake.subscriptionUrls.anthropic,
     CHATGPT_BASE_URL: fake.subscriptionUrls.chatgpt,
     CODE_ASSIST_BASE_URL: fake.subscriptionUrls.codeAssist,
+    ANTHROPIC_BASE_URL: fake.baseUrls.anthropic,
+    OPENAI_BASE_URL: fake.baseUrls.openai,
+    GOOGLE_BASE_URL: fake.baseUrls.google,
   });
   await startListening(database.url);
   const manager = new SessionManager({
@@ -74,4 +79,22 @@ export async function authorizeInBrowser(authorizeUrl: string): Promise<string> 
   const code = /data-testid="auth-code">([^<]+)</.exec(shown)?.[1];
   if (!code) throw new Error(`no code on the page: ${shown}`);
   return code;
+}
+
+/** Signs `userId` in with a code-paste flow (Claude, Gemini) as a user would; answers the account id. */
+export async function connectByCodePaste(h: SubscriptionHarness, userId: string, flow: "anthropic" | "google") {
+  const start = await startLogin(h.database.db, userId, flow, h.env);
+  if (start.kind !== "code-paste") throw new Error("expected a code-paste flow");
+  const pasted = await authorizeInBrowser(start.authorizeUrl);
+  return (await completeLogin(h.database.db, userId, start.loginId, pasted, h.env)).accountId;
+}
+
+/** Signs `userId` in with ChatGPT's device flow, approving the code at once; answers the account id. */
+export async function connectChatGpt(h: SubscriptionHarness, userId: string): Promise<string> {
+  const start = await startLogin(h.database.db, userId, "openai", h.env);
+  if (start.kind !== "device-code") throw new Error("expected the device flow");
+  h.oauth.approveDevice(start.userCode);
+  const result = await pollLogin(h.database.db, userId, start.loginId, h.env);
+  if (result.status !== "connected") throw new Error("expected the sign-in to finish");
+  return result.accountId;
 }

@@ -5,13 +5,13 @@
 // empty), message_delta (stop_reason end_turn | tool_use, usage), message_stop. Mid-stream errors
 // are `event: error`. Tool-use ids look like `toolu_01…`.
 import { type ParsedRequest, type ScriptedReply } from "./script.ts";
+import { scopedSignature } from "./signature-scope.ts";
 import { validateAnthropicRequest } from "./validate-anthropic.ts";
 import {
   argsChunks,
   asString,
   chunkText,
   type EncodeContext,
-  fakeSignature,
   hasToolCall,
   makeId,
   records,
@@ -87,7 +87,10 @@ function encodeReply(reply: ScriptedReply, context: EncodeContext): WireEvent[] 
     } else if (step.type === "reasoning") {
       push("content_block_start", { index, content_block: { type: "thinking", thinking: "", signature: "" } });
       for (const thinking of chunkText(step.text, step.chunkSize)) delta({ type: "thinking_delta", thinking }, "delta");
-      delta({ type: "signature_delta", signature: step.signature ?? fakeSignature(step.text, "Eq") });
+      delta({
+        type: "signature_delta",
+        signature: step.signature ?? scopedSignature(step.text, "Eq", context.signatureScope),
+      });
     } else {
       const content_block = { type: "tool_use", id: step.id ?? makeId("toolu_01", 22), name: step.name, input: {} };
       push("content_block_start", { index, content_block });

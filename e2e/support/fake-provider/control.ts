@@ -50,7 +50,7 @@ export async function handleControlRequest(
   sendJson(res, 404, { error: { message: `The fake provider has no route for ${route}` } });
 }
 
-export function sendJson(res: ServerResponse, status: number, body: unknown) {
-  res.writeHead(status, { "content-type": "application/json" });
+export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) {
+  res.writeHead(status, { ...headers, "content-type": "application/json" });
   res.end(JSON.stringify(body));
 }

@@ -7,13 +7,13 @@
 // carries usageMetadata, modelVersion and responseId. Mid-stream errors close the socket abruptly
 // unless `abrupt: false`, which sends `{ error: { code, message, status } }` as a chunk.
 import { type ParsedRequest, type ScriptedReply } from "./script.ts";
+import { scopedSignature } from "./signature-scope.ts";
 import { validateGeminiRequest } from "./validate-gemini.ts";
 import {
   asRecord,
   asString,
   chunkText,
   type EncodeContext,
-  fakeSignature,
   makeId,
   records,
   resolveUsage,
@@ -82,14 +82,15 @@ function encodeReply(reply: ScriptedReply, context: EncodeContext): WireEvent[] 
       for (const text of chunkText(step.text, step.chunkSize)) events.push(chunk([{ text }], "delta"));
     } else if (step.type === "reasoning") {
       const texts = chunkText(step.text, step.chunkSize);
-      const signature = step.signature ?? fakeSignature(step.text, "Cp");
+      const signature = step.signature ?? scopedSignature(step.text, "Cp", context.signatureScope);
       for (const [i, text] of texts.entries()) {
         const signed = i === texts.length - 1 ? { thoughtSignature: signature } : {};
         events.push(chunk([{ text, thought: true, ...signed }], "delta"));
       }
     } else {
       const args = step.args ?? {};
-      const thoughtSignature = step.signature ?? fakeSignature(`${step.name}:${JSON.stringify(args)}`, "Cp");
+      const thoughtSignature =
+        step.signature ?? scopedSignature(`${step.name}:${JSON.stringify(args)}`, "Cp", context.signatureScope);
       events.push(chunk([{ functionCall: { name: step.name, args }, thoughtSignature }], "delta"));
     }
   }

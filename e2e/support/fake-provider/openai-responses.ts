@@ -6,6 +6,7 @@
 // .delta/.done), each closed by output_item.done, and response.completed with usage. Every event has
 // a sequence_number. Mid-stream errors are an `error` event followed by response.failed.
 import { type ParsedRequest, type ScriptedReply } from "./script.ts";
+import { scopedSignature } from "./signature-scope.ts";
 import { validateOpenAIResponsesRequest } from "./validate-openai-responses.ts";
 import {
   argsChunks,
@@ -13,7 +14,6 @@ import {
   asString,
   chunkText,
   type EncodeContext,
-  fakeSignature,
   makeHexId,
   makeId,
   records,
@@ -96,7 +96,7 @@ function encodeReply(reply: ScriptedReply, context: EncodeContext): WireEvent[] 
     } else if (step.type === "reasoning") {
       const id = makeHexId("rs_", 50);
       const encrypted = withEncrypted
-        ? { encrypted_content: step.signature ?? fakeSignature(step.text, "gAAAAA") }
+        ? { encrypted_content: step.signature ?? scopedSignature(step.text, "gAAAAA", context.signatureScope) }
         : {};
       const summary = { ...at(id), summary_index: 0 };
       push("response.output_item.added", { output_index, item: { id, type: "reasoning", ...encrypted, summary: [] } });

@@ -35,6 +35,8 @@ export const httpErrorSchema = z.object({
   message: z.string(),
   /** The provider's error type / status string; chosen from the HTTP status when absent. */
   type: z.string().optional(),
+  /** Extra response headers, e.g. `{ "retry-after": "20" }`. */
+  headers: z.record(z.string(), z.string()).optional(),
 });
 
 /**

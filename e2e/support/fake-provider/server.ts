@@ -11,7 +11,9 @@
 // (`subscriptionUrls`: Claude with a bearer token, the ChatGPT Codex backend, Code Assist with its
 // onboarding) check each request's shape strictly first (subscriptions.ts) and reuse the same wire
 // formats; Code Assist events go out wrapped in `{ response: … }`. The compatible endpoint also lists
-// its models (GET /compat/v1/models), as Ollama or vLLM do.
+// its models (GET /compat/v1/models), as Ollama or vLLM do. Generated signatures and encrypted
+// reasoning are bound to the endpoint and account that received them, and a request echoing one
+// bound to another (a chat switched from one account to another) is refused as the real APIs do.
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { type AddressInfo } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -30,6 +32,7 @@ import {
   resolveReply,
   type ScriptedReply,
 } from "./script.ts";
+import { foreignSignatureFailure, requestScope } from "./signature-scope.ts";
 import {
   checkClaudeCode,
   checkCodeAssist,
@@ -118,8 +121,12 @@ const ROUTES: Route[] = [
     path: /^\/chatgpt\/backend-api\/codex\/responses$/,
     isStreaming: streamFlag,
     check: checkCodex,
-    encodeHttpError: (status, message) =>
-      status === 400 ? { detail: message } : { error: { message, code: "token_expired" } },
+    encodeHttpError: (status, message, type) =>
+      status === 400
+        ? { detail: message }
+        : status === 401
+          ? { error: { message, code: "token_expired" } }
+          : openaiResponsesWire.encodeHttpError(status, message, type),
   },
   {
     wire: geminiWire,
@@ -165,12 +172,12 @@ export async function startFakeProvider(options: FakeProviderOptions = {}): Prom
       aborted: false,
     };
     recorded.push(record);
-    const fail = (status: number, message: string, type?: string) => {
+    const fail = (status: number, message: string, type?: string, headers?: Record<string, string>) => {
       record.status = status;
       record.error = message;
       const encode =
         route.encodeHttpError ?? ((...args: [number, string, string?]) => route.wire.encodeHttpError(...args));
-      sendJson(res, status, encode(status, message, type));
+      sendJson(res, status, encode(status, message, type), headers);
     };
     if (body === undefined) return fail(400, "The fake provider expects a JSON object body.");
     const failure = route.check?.(req, url, body);
@@ -181,12 +188,16 @@ export async function startFakeProvider(options: FakeProviderOptions = {}): Prom
     const inner = route.unwrapRequest?.(body) ?? { body, path: url.pathname };
     const invalid = route.wire.validateRequest(inner.body);
     if (invalid !== undefined) return fail(400, invalid);
+    const signatureScope = requestScope(req, route.path.source);
+    const foreign = foreignSignatureFailure(route.wire.provider, inner.body, signatureScope);
+    if (foreign) return fail(400, foreign.message, foreign.type);
     const request = route.wire.parseRequest(inner.body, inner.path);
     const reply: ScriptedReply = resolveReply(nextReply(route.wire.provider), request);
     if (reply.error !== undefined && "status" in reply.error) {
-      return fail(reply.error.status, reply.error.message, reply.error.type);
+      return fail(reply.error.status, reply.error.message, reply.error.type, reply.error.headers);
     }
-    const context = { body: inner.body, request, requestBytes: raw.length, createdAt: Math.floor(Date.now() / 1000) };
+    const createdAt = Math.floor(Date.now() / 1000);
+    const context = { body: inner.body, request, requestBytes: raw.length, createdAt, signatureScope };
     const events = route.wire.encodeReply(reply, context);
     const wrap = route.wrapEvent;
     const wrapped = wrap ? events.map((event) => ("abruptClose" in event ? event : wrap(event))) : events;

@@ -3,10 +3,13 @@
 // error format when anything is off, and the bearer token must be a live harness token of that vendor
 // (401 otherwise, which drives the app's refresh). Claude: `/anthropic/v1/messages?beta=true` with
 // the OAuth betas, Claude Code's user agent and system prefix. ChatGPT: the Codex `/responses`
-// backend's headers and body fields. Gemini: the Code Assist envelope, against the project this
+// backend's headers and body fields, with `instructions` one of the stock Codex prompts (here the
+// harness stand-ins in ./codex-instructions, which the app is pointed at). Gemini: the Code Assist envelope, against the project this
 // user was onboarded to (load / onboard / operation endpoints live here too). Pure checks, plus the
 // small onboarding state.
+import { readdirSync, readFileSync } from "node:fs";
 import type { IncomingMessage, ServerResponse } from "node:http";
+import path from "node:path";
 
 import { bearerOf, verifyAccessToken, type Vendor } from "../provider-oauth/tokens.ts";
 import { sendJson } from "./control.ts";
@@ -58,6 +61,14 @@ export function checkClaudeCode(
 
 const CHATGPT_AUTH_CLAIM = "https://api.openai.com/auth";
 
+/** The harness' stand-ins for the Codex CLI's stock prompts: CHATGPT_INSTRUCTIONS_DIR in tests. */
+export const CODEX_INSTRUCTIONS_DIR = path.join(import.meta.dirname, "codex-instructions");
+const KNOWN_CODEX_INSTRUCTIONS = new Set(
+  readdirSync(CODEX_INSTRUCTIONS_DIR)
+    .filter((name) => name.endsWith(".md"))
+    .map((name) => readFileSync(path.join(CODEX_INSTRUCTIONS_DIR, name), "utf8")),
+);
+
 export function checkCodex(req: IncomingMessage, _url: URL, body: Record<string, unknown>): HttpFailure | undefined {
   const bearer = checkBearer(req, "openai", "invalid_request_error");
   if (bearer.failure) return bearer.failure;
@@ -72,10 +83,8 @@ export function checkCodex(req: IncomingMessage, _url: URL, body: Record<string,
   if (body.store !== false) return refuse("Store must be set to false");
   if (body.stream !== true) return refuse("Stream must be set to true");
   if ("max_output_tokens" in body) return refuse("Unsupported parameter: max_output_tokens");
-  if (typeof body.instructions !== "string" || body.instructions.trim() === "")
-    return refuse("Instructions are required");
-  if (records(body.input).some((item) => item.role === "system" || item.role === "developer")) {
-    return refuse("System messages belong in instructions");
+  if (typeof body.instructions !== "string" || !KNOWN_CODEX_INSTRUCTIONS.has(body.instructions)) {
+    return refuse("Instructions are not valid");
   }
   const include = asArray(body.include);
   if (body.reasoning != null && !include.includes("reasoning.encrypted_content")) {

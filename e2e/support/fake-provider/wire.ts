@@ -26,6 +26,8 @@ export interface EncodeContext {
   requestBytes: number;
   /** Seconds since the epoch, for `created` / `created_at` fields. */
   createdAt: number;
+  /** The credential scope of the request (signatureScopeOf); generated signatures are bound to it. */
+  signatureScope?: string;
 }
 
 export interface WireFormat {

@@ -83,7 +83,8 @@ function tokenAnswer(vendor: Vendor, state: OAuthState, ttlMs: number, refreshTo
     access_token: issueAccessToken(vendor, ttlMs, { sub: USERS[vendor].email }),
     expires_in: Math.round(ttlMs / 1000),
     ...(refreshToken !== undefined && { refresh_token: refreshToken }),
-    ...(vendor === "anthropic" && { scope: ANTHROPIC_SCOPES, account: { email_address: USERS.anthropic.email } }),
+    ...(vendor === "anthropic" && { scope: ANTHROPIC_SCOPES }),
+    ...(vendor === "anthropic" && !state.hidesIdentity && { account: { email_address: USERS.anthropic.email } }),
   };
 }
 

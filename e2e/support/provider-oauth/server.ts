@@ -90,7 +90,11 @@ export async function startProviderOAuth(options: { port?: number; timings?: Par
         const check = verifyAccessToken(bearerOf(req.headers.authorization), "google");
         if (!check.ok)
           return sendJson(res, 401, { error: { code: 401, message: check.reason, status: "UNAUTHENTICATED" } });
-        return sendJson(res, 200, { id: "1001", email: USERS.google.email, verified_email: true });
+        return sendJson(
+          res,
+          200,
+          state.hidesIdentity ? { id: "1001" } : { id: "1001", email: USERS.google.email, verified_email: true },
+        );
       }
       case "POST /openai/api/accounts/deviceauth/usercode":
         return handleUserCode(req, res, state, deviceOptions);

@@ -39,6 +39,8 @@ export class OAuthState {
   /** Authorization codes of approved device logins → their PKCE challenge. */
   readonly deviceCodes = new Map<string, string>();
   readonly log: TokenCall[] = [];
+  /** Answer sign-ins without saying who signed in (no Anthropic account email, no Google userinfo email). */
+  hidesIdentity = false;
 
   record(vendor: Vendor, grant: string, outcome: string): void {
     this.log.push({ vendor, grant, outcome, at: Date.now() });
@@ -60,5 +62,6 @@ export class OAuthState {
     this.devices.clear();
     this.deviceCodes.clear();
     this.log.length = 0;
+    this.hidesIdentity = false;
   }
 }

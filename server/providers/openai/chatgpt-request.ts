@@ -1,17 +1,17 @@
 // Shapes an AI SDK OpenAI Responses request for the ChatGPT (Codex) backend: the Codex CLI's headers
 // (bearer token, ChatGPT-Account-ID, originator, OpenAI-Beta, session_id, Accept: text/event-stream)
 // and the body fields the backend insists on: `store: false`, `stream: true`, no
-// `max_output_tokens`, the system prompt moved out of `input` into `instructions`, and
-// `include: ["reasoning.encrypted_content"]` whenever reasoning is on (store is off, so reasoning can
-// only be carried forward encrypted). Pure.
+// `max_output_tokens`, `instructions` = the Codex CLI's stock prompt for the model (the backend has
+// refused anything else; codex-instructions.ts), Patchbay's own system prompt (persona, tool
+// guidance) as ONE developer message at the start of `input`, as Codex itself sends its own
+// guidance, and `include: ["reasoning.encrypted_content"]` whenever reasoning is on (store is off,
+// so reasoning can only be carried forward encrypted). Pure.
 import type { StoredTokens } from "../subscriptions/account-tokens.ts";
 import type { ShapedRequest } from "../subscriptions/authorized-fetch.ts";
 
 export const CODEX_ORIGINATOR = "codex_cli_rs";
 export const CODEX_USER_AGENT = "codex_cli_rs/0.63.0 (Linux; x86_64) patchbay";
 const ENCRYPTED_REASONING = "reasoning.encrypted_content";
-/** The backend requires instructions; a chat without a system prompt sends this one. */
-export const DEFAULT_INSTRUCTIONS = "You are a helpful assistant.";
 
 type Item = { type?: string; role?: string; content?: unknown };
 
@@ -27,10 +27,17 @@ function itemText(content: unknown): string {
 const isInstruction = (item: Item) =>
   (item.type === undefined || item.type === "message") && (item.role === "system" || item.role === "developer");
 
-export function shapeCodexBody(body: Record<string, unknown>): Record<string, unknown> {
+const developerMessage = (text: string) => ({
+  type: "message",
+  role: "developer",
+  content: [{ type: "input_text", text }],
+});
+
+/** The Codex body; `instructions` is the stock Codex prompt for the request's model. */
+export function shapeCodexBody(body: Record<string, unknown>, instructions: string): Record<string, unknown> {
   const input: Item[] =
     typeof body.input === "string" ? [{ role: "user", content: body.input }] : ((body.input as Item[]) ?? []);
-  const instructions = [
+  const guidance = [
     typeof body.instructions === "string" ? body.instructions : "",
     ...input.filter(isInstruction).map((item) => itemText(item.content)),
   ]
@@ -38,8 +45,8 @@ export function shapeCodexBody(body: Record<string, unknown>): Record<string, un
     .join("\n\n");
   const shaped: Record<string, unknown> = {
     ...body,
-    instructions: instructions || DEFAULT_INSTRUCTIONS,
-    input: input.filter((item) => !isInstruction(item)),
+    instructions,
+    input: [...(guidance ? [developerMessage(guidance)] : []), ...input.filter((item) => !isInstruction(item))],
     store: false,
     stream: true,
   };
@@ -51,7 +58,12 @@ export function shapeCodexBody(body: Record<string, unknown>): Record<string, un
   return shaped;
 }
 
-export type CodexRequestContext = { accountId: string; sessionId: string };
+export type CodexRequestContext = {
+  accountId: string;
+  sessionId: string;
+  /** The Codex stock prompt for a model id (codex-instructions.ts). */
+  instructionsFor: (model: string) => string;
+};
 
 export function shapeChatGptRequest(
   url: string,
@@ -68,9 +80,10 @@ export function shapeChatGptRequest(
   headers.set("accept", "text/event-stream");
   headers.set("user-agent", CODEX_USER_AGENT);
   const isResponses = new URL(url).pathname.endsWith("/responses") && typeof init.body === "string";
-  const body = isResponses
+  const parsed = isResponses ? (JSON.parse(init.body as string) as Record<string, unknown>) : undefined;
+  const body = parsed
     ? JSON.stringify({
-        ...shapeCodexBody(JSON.parse(init.body as string) as Record<string, unknown>),
+        ...shapeCodexBody(parsed, context.instructionsFor(typeof parsed.model === "string" ? parsed.model : "")),
         prompt_cache_key: context.sessionId,
       })
     : init.body;

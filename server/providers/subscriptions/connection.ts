@@ -1,8 +1,8 @@
 // The model connection of a subscription account, for the model resolver: fresh tokens (refreshed
 // under the account's row lock when they expire within a minute), the vendor's subscription base URL,
 // and a fetch that shapes every request the way the vendor's own CLI sends it and refreshes once on
-// a 401. Gemini accounts are onboarded to Code Assist on first use; the project and tier are kept
-// in the account's metadata. Refreshes are never tied to the turn's AbortSignal: a rotated refresh
+// a 401. Gemini accounts are onboarded to Code Assist on first use, once per account across
+// instances (code-assist-project.ts); the project and tier are kept in the account's metadata. Refreshes are never tied to the turn's AbortSignal: a rotated refresh
 // token must be stored even when the turn is stopped meanwhile.
 import { createHash, randomUUID } from "node:crypto";
 
@@ -13,13 +13,15 @@ import type { ProviderAccount } from "../../generated/prisma/client.ts";
 import { shapeClaudeCodeRequest } from "../anthropic/claude-code-request.ts";
 import { refreshAnthropicTokens } from "../anthropic/subscription.ts";
 import { refreshGoogleTokens } from "../google/code-assist.ts";
-import { type OnboardingOptions, setupCodeAssist } from "../google/code-assist-onboarding.ts";
+import { setupCodeAssist, type OnboardingOptions } from "../google/code-assist-onboarding.ts";
 import { shapeCodeAssistRequest } from "../google/code-assist-request.ts";
 import type { ModelConnection } from "../model-factory.ts";
 import { readChatGptClaims, refreshChatGptTokens } from "../openai/chatgpt.ts";
 import { shapeChatGptRequest } from "../openai/chatgpt-request.ts";
+import { loadCodexInstructions } from "../openai/codex-instructions.ts";
 import { openTokens, type StoredTokens } from "./account-tokens.ts";
 import { createAuthorizedFetch, type TokenSource } from "./authorized-fetch.ts";
+import { ensureCodeAssistProject } from "./code-assist-project.ts";
 import { assertFlowEnabled, isSubscriptionFlow, reconnectNeededError, type SubscriptionFlow } from "./flows.ts";
 import type { TokenSet } from "./oauth-http.ts";
 import { isExpiring, refreshAccountTokens } from "./refresh-lock.ts";
@@ -109,7 +111,8 @@ export async function subscriptionConnection(
     const accountId = metadata.chatgptAccountId ?? readChatGptClaims(tokens).accountId;
     if (!accountId) throw reconnectNeededError(flow);
     const sessionId = deps.conversationId ? conversationUuid(deps.conversationId) : randomUUID();
-    const context = { accountId, sessionId };
+    const instructions = await loadCodexInstructions(env.CHATGPT_INSTRUCTIONS_DIR);
+    const context = { accountId, sessionId, instructionsFor: instructions.forModel };
     return {
       provider: "openai",
       apiKey: tokens.accessToken,
@@ -122,7 +125,10 @@ export async function subscriptionConnection(
     };
   }
   const project =
-    metadata.project ?? (await onboard(db, account, tokens.accessToken, env, { signal, ...deps.onboarding }));
+    metadata.project ??
+    (await ensureCodeAssistProject(db, account.id, () =>
+      setupCodeAssist(env, tokens.accessToken, { signal, ...deps.onboarding }),
+    ));
   return {
     provider: "google",
     apiKey: tokens.accessToken,
@@ -133,14 +139,4 @@ export async function subscriptionConnection(
       deps.fetch,
     ),
   };
-}
-
-async function onboard(db: Db, account: ProviderAccount, accessToken: string, env: Env, options: OnboardingOptions) {
-  const setup = await setupCodeAssist(env, accessToken, options);
-  const metadata = { ...((account.metadata ?? {}) as Metadata), project: setup.project, tier: setup.tier };
-  await db.providerAccount.update({
-    where: { id: account.id },
-    data: { metadata, plan: setup.tierName ?? setup.tier },
-  });
-  return setup.project;
 }

@@ -16,8 +16,9 @@ import {
   readChatGptClaims,
   requestDeviceCode,
 } from "../openai/chatgpt.ts";
+import { getOwnedAccount } from "../accounts.ts";
 import { saveSubscriptionAccount } from "./account-tokens.ts";
-import { assertFlowEnabled, modelsOf, type SubscriptionFlow } from "./flows.ts";
+import { assertFlowEnabled, modelsOf, type SubscriptionFlow, vendorName } from "./flows.ts";
 import { claimPoll, createLogin, deleteLogin, loadLogin, slowDownPolls, takeLogin } from "./login-store.ts";
 import { parsePastedCode } from "./pasted-code.ts";
 import { createPkce, createState } from "./pkce.ts";
@@ -39,8 +40,22 @@ export type LoginStart =
 
 export type PollResult = { status: "pending"; intervalMs: number } | { status: "connected"; accountId: string };
 
-type CodePasteSecrets = { verifier: string; state: string };
-type DeviceSecrets = { deviceAuthId: string; userCode: string };
+/** What every pending sign-in keeps besides its flow's own secrets. */
+type Target = { reconnectAccountId?: string };
+type CodePasteSecrets = Target & { verifier: string; state: string };
+type DeviceSecrets = Target & { deviceAuthId: string; userCode: string };
+
+export type StartOptions = { reconnectAccountId?: string };
+
+/** The account a Reconnect names must be the user's own subscription of that flow. */
+async function reconnectTarget(db: Db, ownerId: string, flow: SubscriptionFlow, options: StartOptions) {
+  if (!options.reconnectAccountId) return {};
+  const account = await getOwnedAccount(db, ownerId, options.reconnectAccountId);
+  if (account.kind !== "subscription" || account.provider !== flow) {
+    throw new AppError("bad_request:provider", `That account is not a ${vendorName(flow)} subscription.`);
+  }
+  return { reconnectAccountId: account.id };
+}
 
 export async function startLogin(
   db: Db,
@@ -48,12 +63,14 @@ export async function startLogin(
   flow: SubscriptionFlow,
   env: Env = processEnv,
   signal?: AbortSignal,
+  options: StartOptions = {},
 ): Promise<LoginStart> {
   assertFlowEnabled(env, flow);
+  const target = await reconnectTarget(db, ownerId, flow, options);
   if (flow === "openai") {
     const device = await requestDeviceCode(env, signal);
     const expiresAt = new Date(Date.now() + DEVICE_LOGIN_TTL_MS);
-    const secrets: DeviceSecrets = { deviceAuthId: device.deviceAuthId, userCode: device.userCode };
+    const secrets: DeviceSecrets = { ...target, deviceAuthId: device.deviceAuthId, userCode: device.userCode };
     const { id } = await createLogin(db, ownerId, { flow, secrets, expiresAt, intervalMs: device.intervalMs });
     const { userCode, verificationUrl, intervalMs } = device;
     return { loginId: id, flow, kind: "device-code", userCode, verificationUrl, intervalMs, expiresAt };
@@ -63,7 +80,7 @@ export async function startLogin(
   const authorizeUrl =
     flow === "anthropic" ? anthropicAuthorizeUrl(env, pkce, state) : googleAuthorizeUrl(env, pkce, state);
   const expiresAt = new Date(Date.now() + CODE_PASTE_TTL_MS);
-  const secrets: CodePasteSecrets = { verifier: pkce.verifier, state };
+  const secrets: CodePasteSecrets = { ...target, verifier: pkce.verifier, state };
   const { id } = await createLogin(db, ownerId, { flow, secrets, expiresAt });
   return { loginId: id, flow, kind: "code-paste", authorizeUrl, expiresAt };
 }
@@ -101,6 +118,7 @@ export async function completeLogin(
     identity: signIn.identity,
     tokens: signIn.tokens,
     models: modelsOf(env, login.flow),
+    reconnectAccountId: login.secrets.reconnectAccountId,
   });
   return { accountId: account.id };
 }
@@ -137,6 +155,7 @@ export async function pollLogin(
     tokens,
     metadata: { chatgptAccountId: claims.accountId },
     models: modelsOf(env, "openai"),
+    reconnectAccountId: login.secrets.reconnectAccountId,
   });
   return { status: "connected", accountId: account.id };
 }

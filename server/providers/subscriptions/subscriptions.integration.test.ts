@@ -3,7 +3,12 @@
 // turn through each account via the session manager, silent refresh (before expiry and after a
 // 401), refreshes serialised across concurrent callers, and a permanent refresh failure that marks
 // the account and fails the turn with the reconnect message, once.
+import { readFile } from "node:fs/promises";
+import path from "node:path";
+
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+import { CODEX_INSTRUCTIONS_DIR } from "../../../e2e/support/fake-provider/subscriptions.ts";
 
 import { issueAccessToken } from "../../../e2e/support/provider-oauth/tokens.ts";
 import { USERS } from "../../../e2e/support/provider-oauth/vendors.ts";
@@ -191,10 +196,13 @@ describe("ChatGPT plan", () => {
     const wire = await expectToolTurn(userId, accountId, "openai");
     expect(wire[0]!.path).toBe("/chatgpt/backend-api/codex/responses");
     expect(wire[0]!.headers["chatgpt-account-id"]).toBe("acct-e2e-0001");
-    expect(wire[0]!.body).toMatchObject({
-      store: false,
-      stream: true,
-      instructions: "You are Patchbay's test assistant.",
+    const stock = await readFile(path.join(CODEX_INSTRUCTIONS_DIR, "default.md"), "utf8");
+    expect(wire[0]!.body).toMatchObject({ store: false, stream: true, instructions: stock });
+    // Patchbay's own system prompt is the first developer message, never the instructions.
+    expect((wire[0]!.body as { input: unknown[] }).input[0]).toEqual({
+      type: "message",
+      role: "developer",
+      content: [{ type: "input_text", text: "You are Patchbay's test assistant." }],
     });
   });
 });
@@ -362,11 +370,11 @@ describe("the fake subscription endpoints", () => {
     });
   });
 
-  it("refuse a Codex request that stores the conversation", async () => {
+  const postToCodex = (body: Record<string, unknown>) => {
     const token = issueAccessToken("openai", 60_000, {
       "https://api.openai.com/auth": { chatgpt_account_id: "acct-x" },
     });
-    const response = await fetch(`${h.fake.subscriptionUrls.chatgpt}/responses`, {
+    return fetch(`${h.fake.subscriptionUrls.chatgpt}/responses`, {
       method: "POST",
       headers: {
         authorization: `Bearer ${token}`,
@@ -377,9 +385,21 @@ describe("the fake subscription endpoints", () => {
         accept: "text/event-stream",
         "content-type": "application/json",
       },
-      body: JSON.stringify({ model: "m", stream: true, store: true, instructions: "x", input: [] }),
+      body: JSON.stringify({ model: "m", stream: true, input: [], ...body }),
     });
+  };
+
+  it("refuse a Codex request that stores the conversation", async () => {
+    const response = await postToCodex({ store: true, instructions: "x" });
     expect(response.status).toBe(400);
     expect(await response.json()).toEqual({ detail: "Store must be set to false" });
+  });
+
+  it("refuse Codex instructions that are not a stock Codex prompt, as the backend has", async () => {
+    const response = await postToCodex({ store: false, instructions: "You are Patchbay's test assistant." });
+    expect(response.status).toBe(400);
+    expect(await response.json()).toEqual({ detail: "Instructions are not valid" });
+    const stock = await readFile(path.join(CODEX_INSTRUCTIONS_DIR, "gpt-5.1-codex-max.md"), "utf8");
+    expect((await postToCodex({ store: false, instructions: stock })).status).toBe(200);
   });
 });
