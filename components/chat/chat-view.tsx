@@ -1,8 +1,8 @@
 "use client";
 // The chat page's body: the conversation (user messages, each followed by the turns that answered
-// it; the last message editable), the composer with Stop, Regenerate for the last answer, and the
-// model and persona pickers. The Tools panel sits beside it on wide screens; narrow screens open it
-// and the chat list in sheets.
+// it; the last message editable), the composer with Stop, Regenerate for the last answer (Try again
+// on it when it failed), and the model and persona pickers. The Tools panel sits beside it on wide
+// screens; narrow screens open it and the chat list in sheets.
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 
@@ -56,6 +56,10 @@ export function ChatView({ sessionId }: { sessionId: string }) {
   const streaming = findStreamingTurn(state);
   const lastTurn = state.turns.at(-1);
   const onError = (e: { message: string }) => setError(e.message);
+  const regenerate = (turnId: string) => {
+    setError(null);
+    restart.mutate({ turnId, choice: choice ?? undefined }, { onError });
+  };
 
   async function onSend(text: string): Promise<boolean> {
     setError(null);
@@ -97,18 +101,19 @@ export function ChatView({ sessionId }: { sessionId: string }) {
           </div>
         </div>
         <h1 className="text-xl font-semibold [overflow-wrap:anywhere]">{state.title}</h1>
-        <Conversation state={state} onEdit={streaming || send.isPending ? undefined : onEdit} />
+        <Conversation
+          state={state}
+          onEdit={streaming || send.isPending ? undefined : onEdit}
+          onRetry={streaming || restart.isPending ? undefined : regenerate}
+        />
         {error && (
           <p role="alert" className="rounded-md bg-red-50 p-3 text-sm text-red-800 dark:bg-red-950 dark:text-red-200">
             {error}
           </p>
         )}
-        {lastTurn && !streaming && lastTurn.status !== "superseded" && (
+        {lastTurn && !streaming && lastTurn.status !== "superseded" && lastTurn.status !== "failed" && (
           <div>
-            <Button
-              variant="ghost"
-              onClick={() => restart.mutate({ turnId: lastTurn.id, choice: choice ?? undefined }, { onError })}
-            >
+            <Button variant="ghost" disabled={restart.isPending} onClick={() => regenerate(lastTurn.id)}>
               Regenerate
             </Button>
           </div>
