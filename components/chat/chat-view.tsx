@@ -2,7 +2,8 @@
 // The chat page's body: the conversation (user messages, each followed by the turns that answered
 // it; the last message editable), the composer with Stop, Regenerate for the last answer (Try again
 // on it when it failed), and the model and persona pickers. The Tools panel sits beside it on wide
-// screens; narrow screens open it and the chat list in sheets.
+// screens; narrow screens open it and the chat list in sheets. The title follows renames made in the
+// chat list (they update the cached history, see use-session-actions.ts).
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 
@@ -24,6 +25,7 @@ export function ChatView({ sessionId }: { sessionId: string }) {
   const providers = useQuery(trpc.chat.providers.queryOptions());
   const [picked, setPicked] = useState<ModelChoice | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const [keptChange, setKeptChange] = useState<string | null>(null);
   const send = useMutation(trpc.chat.send.mutationOptions());
   const cancel = useMutation(trpc.chat.cancel.mutationOptions());
   const restart = useMutation(trpc.chat.restart.mutationOptions());
@@ -88,6 +90,8 @@ export function ChatView({ sessionId }: { sessionId: string }) {
     sessionId,
     toolsRevision: state.toolsRevision,
     streaming: streaming ? { turnId: streaming.id, revision: streamingRevision } : null,
+    keptChange,
+    onKeepChange: setKeptChange,
   };
   return (
     <div className="mx-auto flex w-full max-w-6xl flex-1 gap-4 px-3 py-4 sm:px-4">
