@@ -166,7 +166,7 @@ test("Keep for next request dismisses the notice; the answer goes on and its nex
   await chat.chooseModel("openai:gpt-5.1");
   await scriptFakeReply(request, "openai", {
     steps: [
-      { type: "text", text: "working ".repeat(150), chunkSize: 6 },
+      { type: "text", text: "working ".repeat(250), chunkSize: 6 },
       { type: "tool-call", name: "builtin_current_time", args: { timezone: "UTC" } },
     ],
     delayMs: 40,
@@ -178,7 +178,10 @@ test("Keep for next request dismisses the notice; the answer goes on and its nex
   await scriptFakeReply(request, "openai", { steps: [{ type: "text", text: "Done with the kept change." }] });
 
   await page.getByRole("button", { name: "Keep for next request" }).click();
-  await expect(chat.pendingNotice).toHaveCount(0);
+  // Gone at once, while the first request still streams (its tool call, then the next request on
+  // the new tools, would also end the notice).
+  await expect(chat.pendingNotice).toHaveCount(0, { timeout: 3_000 });
+  await expect(chat.lastToolCard()).toHaveCount(0);
   await expect(chat.lastAnswer()).toContainText("Done with the kept change.");
   await chat.expectLastAnswerDone();
   await expect(chat.supersededAnswers).toHaveCount(0);
