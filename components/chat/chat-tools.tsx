@@ -1,8 +1,9 @@
 "use client";
 // Where a chat's Tools panel lives: a column beside the conversation on wide screens (lg and up),
 // a "Tools" button in the chat's toolbar opening it in a sheet below that. The button shows when a
-// change is pending for the streaming answer, since the panel itself is out of sight.
-import { ConnectorPanel } from "@/components/connectors/connector-panel.tsx";
+// change is pending for the streaming answer (and not kept for its next request), since the panel
+// itself is out of sight.
+import { ConnectorPanel, pendingChangeKey } from "@/components/connectors/connector-panel.tsx";
 import { Button } from "@/components/ui/button.tsx";
 import { WrenchIcon } from "@/components/ui/icons.tsx";
 import { Sheet, SheetContent, SheetTrigger } from "@/components/ui/sheet.tsx";
@@ -12,6 +13,8 @@ type Props = {
   sessionId: string;
   toolsRevision: number;
   streaming: { turnId: string; revision: number | null } | null;
+  keptChange: string | null;
+  onKeepChange: (key: string | null) => void;
 };
 
 const WIDE = "(min-width: 1024px)";
@@ -31,8 +34,8 @@ export function ChatToolsColumn(props: Props) {
 export function ChatToolsSheet(props: Props) {
   const isWide = useMediaQuery(WIDE, true);
   if (isWide) return null;
-  const { streaming, toolsRevision } = props;
-  const isPending = !!streaming && streaming.revision !== null && streaming.revision < toolsRevision;
+  const pendingKey = pendingChangeKey(props.streaming, props.toolsRevision);
+  const isPending = pendingKey !== null && pendingKey !== props.keptChange;
   return (
     <Sheet>
       <SheetTrigger asChild>

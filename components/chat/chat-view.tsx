@@ -1,8 +1,9 @@
 "use client";
 // The chat page's body: the conversation (user messages, each followed by the turns that answered
-// it; the last message editable), the composer with Stop, Regenerate for the last answer, and the
-// model and persona pickers. The Tools panel sits beside it on wide screens; narrow screens open it
-// and the chat list in sheets.
+// it; the last message editable), the composer with Stop, Regenerate for the last answer (Try again
+// on it when it failed), and the model and persona pickers. The Tools panel sits beside it on wide
+// screens; narrow screens open it and the chat list in sheets. The title follows renames made in the
+// chat list (they update the cached history, see use-session-actions.ts).
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 
@@ -24,6 +25,7 @@ export function ChatView({ sessionId }: { sessionId: string }) {
   const providers = useQuery(trpc.chat.providers.queryOptions());
   const [picked, setPicked] = useState<ModelChoice | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const [keptChange, setKeptChange] = useState<string | null>(null);
   const send = useMutation(trpc.chat.send.mutationOptions());
   const cancel = useMutation(trpc.chat.cancel.mutationOptions());
   const restart = useMutation(trpc.chat.restart.mutationOptions());
@@ -56,6 +58,10 @@ export function ChatView({ sessionId }: { sessionId: string }) {
   const streaming = findStreamingTurn(state);
   const lastTurn = state.turns.at(-1);
   const onError = (e: { message: string }) => setError(e.message);
+  const regenerate = (turnId: string) => {
+    setError(null);
+    restart.mutate({ turnId, choice: choice ?? undefined }, { onError });
+  };
 
   async function onSend(text: string): Promise<boolean> {
     setError(null);
@@ -84,6 +90,8 @@ export function ChatView({ sessionId }: { sessionId: string }) {
     sessionId,
     toolsRevision: state.toolsRevision,
     streaming: streaming ? { turnId: streaming.id, revision: streamingRevision } : null,
+    keptChange,
+    onKeepChange: setKeptChange,
   };
   return (
     <div className="mx-auto flex w-full max-w-6xl flex-1 gap-4 px-3 py-4 sm:px-4">
@@ -97,18 +105,19 @@ export function ChatView({ sessionId }: { sessionId: string }) {
           </div>
         </div>
         <h1 className="text-xl font-semibold [overflow-wrap:anywhere]">{state.title}</h1>
-        <Conversation state={state} onEdit={streaming || send.isPending ? undefined : onEdit} />
+        <Conversation
+          state={state}
+          onEdit={streaming || send.isPending ? undefined : onEdit}
+          onRetry={streaming || restart.isPending ? undefined : regenerate}
+        />
         {error && (
           <p role="alert" className="rounded-md bg-red-50 p-3 text-sm text-red-800 dark:bg-red-950 dark:text-red-200">
             {error}
           </p>
         )}
-        {lastTurn && !streaming && lastTurn.status !== "superseded" && (
+        {lastTurn && !streaming && lastTurn.status !== "superseded" && lastTurn.status !== "failed" && (
           <div>
-            <Button
-              variant="ghost"
-              onClick={() => restart.mutate({ turnId: lastTurn.id, choice: choice ?? undefined }, { onError })}
-            >
+            <Button variant="ghost" disabled={restart.isPending} onClick={() => regenerate(lastTurn.id)}>
               Regenerate
             </Button>
           </div>

@@ -1,8 +1,10 @@
 "use client";
 // The conversation: each user message followed by the turns that answered it. A message replaced
 // by an edit is shown collapsed with its answers, above the edited one, the way a restarted turn
-// sits collapsed above its replacement. Only the last message may be edited, never mid-answer.
+// sits collapsed above its replacement ("Restarted with revision N"). Only the last message may be
+// edited, never mid-answer; only the last turn offers Try again when it failed.
 import type { ChatState } from "./chat-state.ts";
+import { supersededLabel } from "./superseded-label.ts";
 import { TurnView } from "./turn-view.tsx";
 import { UserMessage } from "./user-message.tsx";
 
@@ -10,15 +12,18 @@ type Props = {
   state: ChatState;
   /** Edits the last user message; absent while editing is not possible (an answer is streaming). */
   onEdit?: (messageId: string, text: string) => Promise<boolean>;
+  /** Answers the last turn's message again; absent while that is not possible. */
+  onRetry?: (turnId: string) => void;
 };
 
 function textOf(message: ChatState["messages"][number]): string {
   return message.parts.map((part) => (part.type === "text" ? part.text : "")).join("");
 }
 
-export function Conversation({ state, onEdit }: Props) {
+export function Conversation({ state, onEdit, onRetry }: Props) {
   const userMessages = state.messages.filter((message) => message.role === "user");
   const lastId = userMessages.filter((message) => !message.replacedBy).at(-1)?.id;
+  const lastTurnId = state.turns.at(-1)?.id;
   const turnsOf = (messageId: string, label?: string) =>
     state.turns
       .filter((turn) => turn.userMessageId === messageId)
@@ -31,7 +36,8 @@ export function Conversation({ state, onEdit }: Props) {
           toolProgress={state.toolProgress}
           approvals={state.approvals}
           limitNotes={state.limitNotes[turn.id] ?? []}
-          supersededLabel={label}
+          supersededLabel={label ?? supersededLabel(turn, state.turns)}
+          onRetry={onRetry && turn.id === lastTurnId ? () => onRetry(turn.id) : undefined}
         />
       ));
 

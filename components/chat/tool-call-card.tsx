@@ -1,15 +1,25 @@
 "use client";
-// A tool call inside an answer: tool name, arguments, and its result or error once it arrives. A call
-// of an `ask` tool waits for the user: while its turn is live the card offers Approve / Deny (the
-// decision is stored on the server, so any app instance running the turn picks it up), then shows
-// the decision. A denied call's result is the denial the model was given, shown as an error.
+// A tool call inside an answer: tool name, status (in words: running with its progress, waiting for
+// approval, done, error, denied, cancelled…; see tool-status.ts), duration, arguments, and its
+// result once it arrives. A failed call's message shows without opening the card. A call of an
+// `ask` tool waits for the user: while its turn is live the card offers Approve / Deny (the decision
+// is stored on the server, so any app instance running the turn picks it up), then shows the
+// decision. A denied call's result is the denial the model was given.
 import { useMutation } from "@tanstack/react-query";
 import { useState } from "react";
 
 import { useTRPC } from "@/components/providers/trpc-provider.tsx";
 import { Button } from "@/components/ui/button.tsx";
+import { cn } from "@/components/ui/cn.ts";
 
-import type { ApprovalStatus, ApprovalView, ToolProgressView, ToolResultView } from "./chat-state.ts";
+import type { ApprovalView, ToolProgressView, ToolResultView } from "./chat-state.ts";
+import {
+  describeToolStatus,
+  failedToolStatuses,
+  toolErrorOf,
+  toolStatusLabels,
+  type ToolStatus,
+} from "./tool-status.ts";
 
 type Props = {
   name: string;
@@ -17,11 +27,13 @@ type Props = {
   result: ToolResultView | undefined;
   progress?: ToolProgressView;
   approval: ApprovalView | undefined;
-  isTurnLive: boolean;
+  /** The status of the turn this call belongs to (`streaming` while it runs). */
+  turnStatus: string;
 };
 
 const MAX_PREVIEW = 2_000;
 const MAX_ARGS_LINE = 160;
+const MAX_ERROR_LINE = 300;
 
 function format(value: unknown): string {
   return typeof value === "string" ? value : (JSON.stringify(value, null, 2) ?? "");
@@ -33,10 +45,9 @@ function ToolText({ value, className = "", testId }: { value: unknown; className
   const text = format(value);
   const isLong = text.length > MAX_PREVIEW;
   return (
-    <div className="flex flex-col items-start gap-1">
+    <div className="flex flex-col items-start gap-1" data-testid={testId}>
       <pre
         className={`max-h-[32rem] w-full overflow-auto whitespace-pre-wrap break-words font-mono text-xs ${className}`}
-        data-testid={testId}
       >
         {isLong && !isExpanded ? `${text.slice(0, MAX_PREVIEW)}…` : text}
       </pre>
@@ -54,23 +65,9 @@ function ToolText({ value, className = "", testId }: { value: unknown; className
   );
 }
 
-function formatLine(value: unknown): string {
-  const text = JSON.stringify(value) ?? "";
-  return text.length > MAX_ARGS_LINE ? `${text.slice(0, MAX_ARGS_LINE)}…` : text;
-}
-
-type Status = { label: string; isError: boolean };
-
-function describeStatus(
-  result: ToolResultView | undefined,
-  approval: ApprovalStatus | undefined,
-  isTurnLive: boolean,
-): Status {
-  if (approval === "denied") return { label: "denied", isError: true };
-  if (result) return { label: result.isError ? "error" : "done", isError: result.isError };
-  if (approval === "pending" && isTurnLive) return { label: "waiting for approval", isError: false };
-  if (approval === "expired") return { label: "not decided: the answer ended", isError: false };
-  return { label: isTurnLive ? "running" : "no result", isError: false };
+function formatLine(value: unknown, max = MAX_ARGS_LINE): string {
+  const text = typeof value === "string" ? value : (JSON.stringify(value) ?? "");
+  return text.length > max ? `${text.slice(0, max)}…` : text;
 }
 
 function describeProgress(progress: ToolProgressView): string {
@@ -78,13 +75,52 @@ function describeProgress(progress: ToolProgressView): string {
   return progress.message ? `${amount} · ${progress.message}` : amount;
 }
 
-export function ToolCallCard({ name, args, result, progress, approval, isTurnLive }: Props) {
+const statusColours: Partial<Record<ToolStatus, string>> = {
+  done: "text-green-800 dark:text-green-300",
+  running: "text-blue-800 dark:text-blue-300",
+  waiting: "text-amber-800 dark:text-amber-300",
+  cancelled: "text-zinc-600 dark:text-zinc-400",
+};
+
+/** The one-line status of the summary: "approved · running · 2/4", "error · 12 ms". */
+function StatusLine({
+  status,
+  isApproved,
+  progress,
+  durationMs,
+}: {
+  status: ToolStatus;
+  isApproved: boolean;
+  progress?: ToolProgressView;
+  durationMs?: number;
+}) {
+  const isFailed = failedToolStatuses.has(status);
+  return (
+    <span
+      className={cn(
+        "text-right text-xs",
+        isFailed ? "text-red-700 dark:text-red-300" : (statusColours[status] ?? "text-zinc-600 dark:text-zinc-400"),
+      )}
+      data-testid="tool-status"
+      data-status={status}
+    >
+      <span className="sr-only">Status: </span>
+      {isApproved ? "approved · " : ""}
+      <span className={isFailed || status === "cancelled" ? "font-medium" : undefined}>{toolStatusLabels[status]}</span>
+      {status === "running" && progress ? ` · ${describeProgress(progress)}` : ""}
+      {durationMs !== undefined && !Number.isNaN(durationMs) ? ` · ${durationMs} ms` : ""}
+    </span>
+  );
+}
+
+export function ToolCallCard({ name, args, result, progress, approval, turnStatus }: Props) {
   const trpc = useTRPC();
   const decide = useMutation(trpc.policy.decideApproval.mutationOptions());
   // The decision shows as soon as the server stored it; the event confirming it follows.
   const approvalStatus = approval?.status === "pending" && decide.data ? decide.data.status : approval?.status;
-  const status = describeStatus(result, approvalStatus, isTurnLive);
-  const isWaiting = approvalStatus === "pending" && isTurnLive;
+  const status = describeToolStatus({ result, approval: approvalStatus, turnStatus });
+  const isWaiting = status === "waiting";
+  const errorLine = result?.isError ? (toolErrorOf(result.output)?.message ?? formatLine(result.output)) : null;
   const onDecide = (decision: "approve" | "deny") =>
     approval && decide.mutate({ approvalId: approval.approvalId, decision });
 
@@ -93,22 +129,21 @@ export function ToolCallCard({ name, args, result, progress, approval, isTurnLiv
       className="my-2 rounded-md border border-zinc-200 bg-zinc-50 text-sm dark:border-zinc-800 dark:bg-zinc-900"
       data-testid="tool-call"
       data-approval={approvalStatus}
+      data-status={status}
     >
       <details>
         <summary className="flex cursor-pointer items-center justify-between gap-2 px-3 py-2">
           <span className="min-w-0 break-all font-mono">{name}</span>
-          <span
-            className={`text-right text-xs ${status.isError ? "text-red-700 dark:text-red-300" : "text-zinc-600 dark:text-zinc-400"}`}
-          >
-            {approvalStatus === "approved" ? "approved · " : ""}
-            {status.label}
-            {!result && progress && status.label === "running" ? ` · ${describeProgress(progress)}` : ""}
-            {result?.durationMs !== undefined && !Number.isNaN(result.durationMs) ? ` · ${result.durationMs} ms` : ""}
-          </span>
+          <StatusLine
+            status={status}
+            isApproved={approvalStatus === "approved"}
+            progress={progress}
+            durationMs={result?.durationMs}
+          />
         </summary>
         <div className="space-y-2 border-t border-zinc-200 px-3 py-2 dark:border-zinc-800">
           <p className="text-xs font-medium text-zinc-600 dark:text-zinc-400">Arguments</p>
-          <ToolText value={args} />
+          <ToolText value={args} testId="tool-args" />
           {result && (
             <>
               <p className="text-xs font-medium text-zinc-600 dark:text-zinc-400">Result</p>
@@ -121,6 +156,14 @@ export function ToolCallCard({ name, args, result, progress, approval, isTurnLiv
           )}
         </div>
       </details>
+      {errorLine && (
+        <p
+          className="border-t border-zinc-200 px-3 py-2 text-xs text-red-700 [overflow-wrap:anywhere] dark:border-zinc-800 dark:text-red-300"
+          data-testid="tool-error"
+        >
+          {formatLine(errorLine, MAX_ERROR_LINE)}
+        </p>
+      )}
       {isWaiting && (
         <div className="flex flex-col gap-2 border-t border-amber-200 bg-amber-50 px-3 py-2 text-amber-950 dark:border-amber-900 dark:bg-amber-950 dark:text-amber-100">
           <p>

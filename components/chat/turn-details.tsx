@@ -1,16 +1,109 @@
 "use client";
-// The audit of one turn, in a drawer: each model request with the tool revision it used, the exact
-// tool names the model was shown and how it finished; the tool calls with their timings; tokens and
-// duration. The line under the answer summarises it and opens the drawer.
+// The audit of one turn, in a drawer: a table of its model requests (the tool revision each used,
+// how it finished, and under it the exact tool names the model was shown) and a table of its tool
+// calls (status, duration). Both are tables so a figure per row (e.g. tokens per request) is one
+// more column. The line under the answer summarises the turn (provider, model, duration, tokens)
+// and opens the drawer.
 import type { TurnDto } from "@/server/session/history.ts";
 import { Sheet, SheetContent, SheetTrigger } from "@/components/ui/sheet.tsx";
 
 export type ToolTiming = { id: string; name: string; durationMs?: number; status: string };
 
+const headCell = "px-2 py-1 text-left font-medium text-zinc-600 dark:text-zinc-400";
+const cell = "px-2 py-1 align-top";
+
 function formatSeconds(turn: TurnDto): string | null {
   return turn.endedAt && turn.startedAt.getTime() > 0
     ? `${((turn.endedAt.getTime() - turn.startedAt.getTime()) / 1000).toFixed(1)} s`
     : null;
+}
+
+function formatDuration(durationMs: number | undefined): string {
+  return durationMs !== undefined && !Number.isNaN(durationMs) ? `${durationMs} ms` : "—";
+}
+
+function RequestsTable({ turn }: { turn: TurnDto }) {
+  if (turn.requests.length === 0) return <p className="text-xs text-zinc-500">No request yet.</p>;
+  return (
+    <table className="w-full border-collapse text-xs" data-testid="turn-requests">
+      <thead>
+        <tr className="border-b border-zinc-200 dark:border-zinc-800">
+          <th scope="col" className={headCell}>
+            Request
+          </th>
+          <th scope="col" className={headCell}>
+            Tools revision
+          </th>
+          <th scope="col" className={headCell}>
+            Finished
+          </th>
+        </tr>
+      </thead>
+      {turn.requests.map((request) => (
+        <tbody
+          key={request.index}
+          className="border-b border-zinc-200 last:border-0 dark:border-zinc-800"
+          data-testid="turn-request"
+          data-revision={request.toolsRevision}
+        >
+          <tr>
+            <th scope="row" className={`${cell} text-left font-medium`}>
+              {request.index + 1}
+            </th>
+            <td className={cell} data-testid="request-revision">
+              {request.toolsRevision}
+            </td>
+            <td className={cell}>{request.finishReason ?? "—"}</td>
+          </tr>
+          <tr>
+            <td colSpan={3} className={`${cell} pb-2`}>
+              <span className="sr-only">Tools shown to the model: </span>
+              <span className="break-words font-mono text-zinc-700 dark:text-zinc-300" data-testid="request-tool-names">
+                {request.toolNames.length > 0 ? request.toolNames.join(", ") : "no tools"}
+              </span>
+            </td>
+          </tr>
+        </tbody>
+      ))}
+    </table>
+  );
+}
+
+function ToolCallsTable({ toolTimings }: { toolTimings: ToolTiming[] }) {
+  return (
+    <table className="w-full border-collapse text-xs" data-testid="turn-tool-calls">
+      <thead>
+        <tr className="border-b border-zinc-200 dark:border-zinc-800">
+          <th scope="col" className={headCell}>
+            Tool
+          </th>
+          <th scope="col" className={headCell}>
+            Status
+          </th>
+          <th scope="col" className={`${headCell} text-right`}>
+            Duration
+          </th>
+        </tr>
+      </thead>
+      <tbody>
+        {toolTimings.map((tool) => (
+          <tr
+            key={tool.id}
+            className="border-b border-zinc-200 last:border-0 dark:border-zinc-800"
+            data-testid="turn-tool-call"
+          >
+            <th scope="row" className={`${cell} break-all text-left font-mono font-normal`}>
+              {tool.name}
+            </th>
+            <td className={cell}>{tool.status}</td>
+            <td className={`${cell} whitespace-nowrap text-right tabular-nums`} data-testid="tool-duration">
+              {formatDuration(tool.durationMs)}
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
 }
 
 export function TurnDetails({ turn, toolTimings = [] }: { turn: TurnDto; toolTimings?: ToolTiming[] }) {
@@ -20,7 +113,7 @@ export function TurnDetails({ turn, toolTimings = [] }: { turn: TurnDto; toolTim
   const revisions = [...new Set(turn.requests.map((request) => request.toolsRevision))];
   return (
     <div className="flex flex-wrap items-center gap-x-2 text-xs text-zinc-500" data-testid="turn-details">
-      <span>{summary}</span>
+      <span data-testid="turn-summary">{summary}</span>
       <Sheet>
         <SheetTrigger className="rounded underline underline-offset-2 hover:text-zinc-800 focus-visible:outline-2 focus-visible:outline-blue-600 dark:hover:text-zinc-200">
           Details
@@ -35,43 +128,14 @@ export function TurnDetails({ turn, toolTimings = [] }: { turn: TurnDto; toolTim
             <h3 id={`requests-${turn.id}`} className="text-xs font-medium text-zinc-600 dark:text-zinc-400">
               Model requests
             </h3>
-            {turn.requests.length === 0 && <p className="text-xs text-zinc-500">No request yet.</p>}
-            <ol className="flex flex-col gap-2">
-              {turn.requests.map((request) => (
-                <li
-                  key={request.index}
-                  className="rounded border border-zinc-200 p-2 text-xs dark:border-zinc-800"
-                  data-testid="turn-request"
-                >
-                  <p className="font-medium">
-                    Request {request.index + 1} · tools revision {request.toolsRevision}
-                    {request.finishReason ? ` · finished: ${request.finishReason}` : ""}
-                  </p>
-                  <p className="mt-1 break-words font-mono" data-testid="request-tool-names">
-                    {request.toolNames.length > 0 ? request.toolNames.join(", ") : "no tools"}
-                  </p>
-                </li>
-              ))}
-            </ol>
+            <RequestsTable turn={turn} />
           </section>
           {toolTimings.length > 0 && (
             <section aria-labelledby={`tools-${turn.id}`} className="flex flex-col gap-2">
               <h3 id={`tools-${turn.id}`} className="text-xs font-medium text-zinc-600 dark:text-zinc-400">
                 Tool calls
               </h3>
-              <ul className="flex flex-col gap-1 text-xs">
-                {toolTimings.map((tool) => (
-                  <li key={tool.id} className="flex justify-between gap-2">
-                    <span className="min-w-0 break-all font-mono">{tool.name}</span>
-                    <span className="shrink-0 text-zinc-600 dark:text-zinc-400">
-                      {tool.status}
-                      {tool.durationMs !== undefined && !Number.isNaN(tool.durationMs)
-                        ? ` · ${tool.durationMs} ms`
-                        : ""}
-                    </span>
-                  </li>
-                ))}
-              </ul>
+              <ToolCallsTable toolTimings={toolTimings} />
             </section>
           )}
         </SheetContent>

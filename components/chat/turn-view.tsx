@@ -1,12 +1,19 @@
 // One turn of the conversation: the assistant's messages (text, reasoning, tool calls with their
 // approvals) with its status and the notes of any tool-call limit it hit. A superseded turn is
-// collapsed and labelled; failures show the message the server chose.
+// collapsed under the label it is given ("Restarted with revision N"). A failed turn says what
+// happened (the server's message), what the user can do about it, and offers Try again when it is
+// the chat's last turn (and the provider settings when the fix lives there).
+import Link from "next/link";
+
 import type { MessageDto, TurnDto } from "@/server/session/history.ts";
+import { Button } from "@/components/ui/button.tsx";
 
 import type { ApprovalView, ToolProgressView, ToolResultView } from "./chat-state.ts";
 import { Markdown } from "./markdown.tsx";
 import { ToolCallCard } from "./tool-call-card.tsx";
+import { describeToolStatus, toolStatusLabels } from "./tool-status.ts";
 import { TurnDetails, type ToolTiming } from "./turn-details.tsx";
+import { describeFailure } from "./turn-failure.ts";
 
 type Props = {
   turn: TurnDto;
@@ -15,14 +22,15 @@ type Props = {
   toolProgress?: Record<string, ToolProgressView>;
   approvals: Record<string, ApprovalView>;
   limitNotes: string[];
-  /** The summary of a superseded turn (default: it was restarted). */
+  /** The summary of a superseded turn. */
   supersededLabel?: string;
+  /** Given for the chat's last turn: answers its message again. */
+  onRetry?: () => void;
 };
 
 const statusLabels: Record<string, string> = {
   cancelled: "Stopped.",
   interrupted: "Interrupted: the server stopped while writing this answer.",
-  failed: "This answer failed.",
 };
 
 function Parts({
@@ -30,8 +38,8 @@ function Parts({
   toolResults,
   toolProgress,
   approvals,
-  isLive,
-}: Pick<Props, "messages" | "toolResults" | "toolProgress" | "approvals"> & { isLive: boolean }) {
+  turnStatus,
+}: Pick<Props, "messages" | "toolResults" | "toolProgress" | "approvals"> & { turnStatus: string }) {
   return messages
     .filter((message) => message.role === "assistant")
     .flatMap((message) =>
@@ -54,7 +62,7 @@ function Parts({
               result={toolResults[part.id]}
               progress={toolProgress?.[part.id]}
               approval={approvals[part.id]}
-              isTurnLive={isLive}
+              turnStatus={turnStatus}
             />
           );
         return null;
@@ -62,14 +70,48 @@ function Parts({
     );
 }
 
-function listToolTimings(messages: MessageDto[], toolResults: Record<string, ToolResultView>): ToolTiming[] {
+function listToolTimings(
+  turn: TurnDto,
+  messages: MessageDto[],
+  toolResults: Record<string, ToolResultView>,
+  approvals: Record<string, ApprovalView>,
+): ToolTiming[] {
   return messages.flatMap((message) =>
     message.parts.flatMap((part) => {
       if (part.type !== "tool-call") return [];
       const result = toolResults[part.id];
-      const status = result ? (result.isError ? "error" : "done") : "no result";
-      return [{ id: part.id, name: part.name, durationMs: result?.durationMs, status }];
+      const status = describeToolStatus({ result, approval: approvals[part.id]?.status, turnStatus: turn.status });
+      return [{ id: part.id, name: part.name, durationMs: result?.durationMs, status: toolStatusLabels[status] }];
     }),
+  );
+}
+
+function FailureNotice({ turn, onRetry }: { turn: TurnDto; onRetry?: () => void }) {
+  const help = describeFailure(turn.error);
+  return (
+    <div
+      role="alert"
+      className="flex flex-col gap-2 rounded-md border border-red-200 bg-red-50 p-3 text-sm text-red-900 dark:border-red-900 dark:bg-red-950 dark:text-red-100"
+      data-testid="turn-error"
+    >
+      <p className="font-medium">This answer failed.</p>
+      <p>{turn.error?.message ?? "The server did not say why."}</p>
+      {help.hint && <p className="text-red-800 dark:text-red-200">{help.hint}</p>}
+      {(onRetry || help.isSettingsFix) && (
+        <div className="flex flex-wrap items-center gap-3">
+          {onRetry && (
+            <Button variant="secondary" onClick={onRetry}>
+              Try again
+            </Button>
+          )}
+          {help.isSettingsFix && (
+            <Link href="/settings/providers" className="font-medium underline underline-offset-2">
+              Open provider settings
+            </Link>
+          )}
+        </div>
+      )}
+    </div>
   );
 }
 
@@ -81,6 +123,7 @@ export function TurnView({
   approvals,
   limitNotes,
   supersededLabel = "Restarted — this answer was replaced",
+  onRetry,
 }: Props) {
   const isLive = turn.status === "streaming";
   if (turn.status === "superseded") {
@@ -91,7 +134,7 @@ export function TurnView({
       >
         <summary className="cursor-pointer">{supersededLabel}</summary>
         <div className="mt-2 opacity-70">
-          <Parts messages={messages} toolResults={toolResults} approvals={approvals} isLive={false} />
+          <Parts messages={messages} toolResults={toolResults} approvals={approvals} turnStatus={turn.status} />
         </div>
       </details>
     );
@@ -103,7 +146,7 @@ export function TurnView({
         toolResults={toolResults}
         toolProgress={toolProgress}
         approvals={approvals}
-        isLive={isLive}
+        turnStatus={turn.status}
       />
       {limitNotes
         .filter((note) => note !== turn.error?.message)
@@ -121,18 +164,16 @@ export function TurnView({
           Writing…
         </p>
       )}
+      {turn.status === "failed" && <FailureNotice turn={turn} onRetry={onRetry} />}
       {statusLabels[turn.status] && (
-        <p
-          role={turn.status === "failed" ? "alert" : undefined}
-          className={`text-sm ${turn.status === "failed" ? "text-red-700 dark:text-red-300" : "text-zinc-500"}`}
-        >
+        <p className="text-sm text-zinc-500">
           {statusLabels[turn.status]} {turn.error?.message ?? ""}
         </p>
       )}
       {turn.status === "completed" && turn.error && (
         <p className="text-sm text-amber-700 dark:text-amber-300">{turn.error.message}</p>
       )}
-      <TurnDetails turn={turn} toolTimings={listToolTimings(messages, toolResults)} />
+      <TurnDetails turn={turn} toolTimings={listToolTimings(turn, messages, toolResults, approvals)} />
     </article>
   );
 }

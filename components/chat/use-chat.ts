@@ -13,8 +13,15 @@ import { applyChatEvent, createChatState, type ChatEvent, type ChatState } from 
 
 type Action = { type: "load"; history: SessionHistoryDto & HistoryPolicyDto } | { type: "event"; event: ChatEvent };
 
+/**
+ * A history loaded again once events were applied only brings the title (a rename in the chat list
+ * writes it into the cached history); everything else already came through the events.
+ */
 function reducer(state: ChatState | null, action: Action): ChatState | null {
-  if (action.type === "load") return state && state.lastEventId !== null ? state : createChatState(action.history);
+  if (action.type === "load")
+    return state && state.lastEventId !== null
+      ? { ...state, title: action.history.session.title }
+      : createChatState(action.history);
   return state ? applyChatEvent(state, action.event) : state;
 }
 

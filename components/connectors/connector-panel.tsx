@@ -2,8 +2,10 @@
 // The chat's live connector panel: connectors with on/off switches and a policy (allow / ask first /
 // never), per-tool switches and policy overrides, health, and the registry revision. When a change
 // alters the tools while an answer is streaming, it says the change applies on the next request and
-// offers "Apply now" (restart the answer with the new tools). A connector that wants the user's own
-// account shows "authorization needed" and the account control (sign-in opens in a new tab).
+// offers "Apply now" (restart the answer with the new tools) or "Keep for next request" (dismiss the
+// notice; the answer's next model request gets the new tools anyway). A connector that wants the
+// user's own account shows "authorization needed" and the account control (sign-in opens in a new
+// tab).
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 
@@ -32,7 +34,18 @@ type Props = {
   sessionId: string;
   toolsRevision: number;
   streaming: { turnId: string; revision: number | null } | null;
+  /** The answer whose pending change the user chose to keep for its next request. */
+  keptChange: string | null;
+  onKeepChange: (key: string | null) => void;
 };
+
+/**
+ * The answer a change is pending for: the streaming one, when the tools moved past the revision of
+ * its last request; null when nothing is pending.
+ */
+export function pendingChangeKey(streaming: Props["streaming"], revision: number): string | null {
+  return streaming && streaming.revision !== null && streaming.revision < revision ? streaming.turnId : null;
+}
 
 const healthLabels: Record<string, string> = {
   ready: "connected",
@@ -43,7 +56,7 @@ const healthLabels: Record<string, string> = {
   closed: "closed",
 };
 
-export function ConnectorPanel({ sessionId, toolsRevision, streaming }: Props) {
+export function ConnectorPanel({ sessionId, toolsRevision, streaming, keptChange, onKeepChange }: Props) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const state = useQuery(trpc.tools.state.queryOptions({ sessionId }));
@@ -52,7 +65,8 @@ export function ConnectorPanel({ sessionId, toolsRevision, streaming }: Props) {
   const [error, setError] = useState<string | null>(null);
   const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.tools.state.queryKey({ sessionId }) });
   const options = {
-    onSuccess: () => (setError(null), refresh()),
+    // A change of the user's own asks again (Keep covered the earlier ones).
+    onSuccess: () => (setError(null), onKeepChange(null), refresh()),
     onError: (e: { message: string }) => setError(e.message),
   };
   const setConnector = useMutation(trpc.tools.setConnector.mutationOptions(options));
@@ -66,7 +80,9 @@ export function ConnectorPanel({ sessionId, toolsRevision, streaming }: Props) {
   }, [toolsRevision]); // eslint-disable-line react-hooks/exhaustive-deps
 
   const revision = Math.max(toolsRevision, state.data?.revision ?? 0);
-  const isPending = !!streaming && streaming.revision !== null && streaming.revision < revision;
+  // "Keep for next request" hides the notice for this answer (a revision the MCP servers bump by
+  // themselves does not bring it back); the user's next change here, or another answer, does.
+  const pendingKey = pendingChangeKey(streaming, revision);
   const isBusy = setConnector.isPending || setTool.isPending || setConnectorPolicy.isPending || setToolPolicy.isPending;
 
   return (
@@ -80,19 +96,24 @@ export function ConnectorPanel({ sessionId, toolsRevision, streaming }: Props) {
           revision {revision}
         </span>
       </div>
-      {isPending && (
+      {streaming && pendingKey && pendingKey !== keptChange && (
         <div
           role="status"
           className="flex flex-col gap-2 rounded-md bg-amber-50 p-2 text-amber-900 dark:bg-amber-950 dark:text-amber-100"
         >
           <p>Pending: applies on the next request of this answer.</p>
-          <Button
-            variant="secondary"
-            onClick={() => applyNow.mutate({ turnId: streaming.turnId })}
-            disabled={applyNow.isPending}
-          >
-            Apply now
-          </Button>
+          <div className="flex flex-wrap gap-2">
+            <Button
+              variant="secondary"
+              onClick={() => applyNow.mutate({ turnId: streaming.turnId })}
+              disabled={applyNow.isPending}
+            >
+              Apply now
+            </Button>
+            <Button variant="ghost" onClick={() => onKeepChange(pendingKey)}>
+              Keep for next request
+            </Button>
+          </div>
         </div>
       )}
       {error && (

@@ -1,8 +1,8 @@
 "use client";
 // Settings → Connectors: the admin's connectors (read-only) and the user's own remote ones, with
-// add, edit, remove and "Test connection" listing the tools, and for connectors with per-user
-// accounts (MCP OAuth) the user's account control; `notice` is the outcome of a sign-in that just
-// came back through the OAuth callback.
+// add, edit, remove (confirmed in the row) and "Test connection" listing the tools, and for
+// connectors with per-user accounts (MCP OAuth) the user's account control; `notice` is the outcome
+// of a sign-in that just came back through the OAuth callback.
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 
@@ -22,7 +22,9 @@ export function ConnectorSettings({ notice }: { notice?: OAuthNotice | null }) {
   const connectors = useQuery(trpc.connectors.list.queryOptions());
   const oauthStatuses = useQuery(trpc.connectors.oauthStatus.queryOptions());
   const statusOf = (id: string) => oauthStatuses.data?.find((entry) => entry.connectorId === id)?.status;
-  const [mode, setMode] = useState<{ kind: "idle" } | { kind: "add" } | { kind: "edit"; id: string }>({ kind: "idle" });
+  const [mode, setMode] = useState<
+    { kind: "idle" } | { kind: "add" } | { kind: "edit"; id: string } | { kind: "confirm-remove"; id: string }
+  >({ kind: "idle" });
   const [error, setError] = useState<string | null>(null);
   const [checks, setChecks] = useState<Record<string, Check>>({});
   const done = () => {
@@ -93,12 +95,31 @@ export function ConnectorSettings({ notice }: { notice?: OAuthNotice | null }) {
                       <Button variant="ghost" onClick={() => setMode({ kind: "edit", id: connector.id })}>
                         Edit
                       </Button>
-                      <Button variant="ghost" onClick={() => remove.mutate({ id: connector.id })}>
+                      <Button variant="ghost" onClick={() => setMode({ kind: "confirm-remove", id: connector.id })}>
                         Remove
                       </Button>
                     </>
                   )}
                 </div>
+                {mode.kind === "confirm-remove" && mode.id === connector.id && (
+                  <div
+                    role="group"
+                    aria-label={`Remove ${connector.name}?`}
+                    className="flex flex-wrap items-center gap-2 rounded-md bg-red-50 p-2 text-sm text-red-900 dark:bg-red-950 dark:text-red-100"
+                  >
+                    <p className="min-w-0 flex-1">Remove {connector.name}? Chats that use it lose its tools.</p>
+                    <Button
+                      variant="danger"
+                      disabled={remove.isPending}
+                      onClick={() => remove.mutate({ id: connector.id })}
+                    >
+                      Remove
+                    </Button>
+                    <Button variant="ghost" onClick={() => setMode({ kind: "idle" })} autoFocus>
+                      Keep
+                    </Button>
+                  </div>
+                )}
                 {statusOf(connector.id) && (
                   <OAuthAccountControl
                     connectorId={connector.id}

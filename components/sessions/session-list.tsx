@@ -58,7 +58,7 @@ export function SessionList() {
           className="divide-y divide-zinc-200 rounded-md border border-zinc-200 dark:divide-zinc-800 dark:border-zinc-800"
         >
           {shown.map((session) => (
-            <SessionRow key={session.id} session={session} onChanged={invalidate} onError={setError} />
+            <SessionRow key={session.id} session={session} onError={setError} />
           ))}
         </ul>
       )}

@@ -1,11 +1,9 @@
 "use client";
 // One chat session in the list; its actions menu offers Rename (inline) and Delete (confirmed in the
-// row).
-import { useMutation } from "@tanstack/react-query";
+// row). The menu is not modal, as in the chat sidebar (see sidebar-session-item.tsx).
 import Link from "next/link";
 import { useRef, useState, type FormEvent } from "react";
 
-import { useTRPC } from "@/components/providers/trpc-provider.tsx";
 import { Button } from "@/components/ui/button.tsx";
 import {
   DropdownMenu,
@@ -15,30 +13,26 @@ import {
 } from "@/components/ui/dropdown-menu.tsx";
 import { MoreIcon } from "@/components/ui/icons.tsx";
 
+import { useSessionActions } from "./use-session-actions.ts";
+
 type Session = { id: string; title: string; updatedAt: Date };
 
-type Props = { session: Session; onChanged: () => unknown; onError: (message: string | null) => void };
+type Props = { session: Session; onError: (message: string | null) => void };
 
-export function SessionRow({ session, onChanged, onError }: Props) {
-  const trpc = useTRPC();
+export function SessionRow({ session, onError }: Props) {
   const [mode, setMode] = useState<"view" | "rename" | "confirm-delete">("view");
   const [title, setTitle] = useState(session.title);
   // Rename and Delete move focus into the row (the input, Keep); the menu must not pull it back.
   const isLeavingMenu = useRef(false);
-  const callbacks = {
-    onSuccess: () => {
-      onError(null);
-      setMode("view");
-      return onChanged();
-    },
-    onError: (error: { message: string }) => onError(error.message),
+  const done = () => {
+    onError(null);
+    setMode("view");
   };
-  const rename = useMutation(trpc.session.rename.mutationOptions(callbacks));
-  const remove = useMutation(trpc.session.delete.mutationOptions(callbacks));
+  const actions = useSessionActions(session.id, { onRenamed: done, onDeleted: done, onError });
 
   function submitRename(event: FormEvent) {
     event.preventDefault();
-    rename.mutate({ id: session.id, title });
+    actions.rename(title);
   }
 
   if (mode === "rename") {
@@ -56,7 +50,7 @@ export function SessionRow({ session, onChanged, onError }: Props) {
             maxLength={200}
             className="min-w-0 flex-1 rounded-md border border-zinc-300 bg-transparent px-2 py-1.5 text-sm dark:border-zinc-700"
           />
-          <Button type="submit" disabled={rename.isPending}>
+          <Button type="submit" disabled={actions.isRenaming}>
             Save
           </Button>
           <Button type="button" variant="ghost" onClick={() => setMode("view")}>
@@ -78,7 +72,7 @@ export function SessionRow({ session, onChanged, onError }: Props) {
       {mode === "confirm-delete" ? (
         <div className="flex flex-wrap items-center justify-end gap-2">
           <span className="text-sm">Delete this chat?</span>
-          <Button variant="danger" onClick={() => remove.mutate({ id: session.id })} disabled={remove.isPending}>
+          <Button variant="danger" onClick={actions.remove} disabled={actions.isRemoving}>
             Delete
           </Button>
           <Button variant="ghost" onClick={() => setMode("view")} autoFocus>
@@ -86,7 +80,7 @@ export function SessionRow({ session, onChanged, onError }: Props) {
           </Button>
         </div>
       ) : (
-        <DropdownMenu>
+        <DropdownMenu modal={false}>
           <DropdownMenuTrigger
             aria-label={`Actions for ${session.title}`}
             className="rounded-md p-2 text-zinc-700 hover:bg-zinc-100 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600 dark:text-zinc-300 dark:hover:bg-zinc-800"

@@ -1,7 +1,7 @@
 "use client";
 // The chat pages' list of chats: New chat, search by title, and a link per chat (the open one
-// marked current). Wide screens show it as a column beside the chat; narrow screens get a "Chats"
-// button in the chat's toolbar that opens the same list in a sheet.
+// marked current) with its Rename / Delete menu. Wide screens show it as a column beside the chat;
+// narrow screens get a "Chats" button in the chat's toolbar that opens the same list in a sheet.
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useParams, useRouter } from "next/navigation";
@@ -9,12 +9,12 @@ import { useState } from "react";
 
 import { useTRPC } from "@/components/providers/trpc-provider.tsx";
 import { Button } from "@/components/ui/button.tsx";
-import { cn } from "@/components/ui/cn.ts";
 import { MenuIcon, PlusIcon } from "@/components/ui/icons.tsx";
 import { Sheet, SheetContent, SheetTrigger } from "@/components/ui/sheet.tsx";
 
 import { filterSessionsByTitle } from "./filter-sessions.ts";
 import { SessionSearch } from "./session-search.tsx";
+import { SidebarSessionItem } from "./sidebar-session-item.tsx";
 
 function SessionNav({ onNavigate }: { onNavigate?: () => void }) {
   const trpc = useTRPC();
@@ -23,6 +23,7 @@ function SessionNav({ onNavigate }: { onNavigate?: () => void }) {
   const { sessionId } = useParams<{ sessionId?: string }>();
   const sessions = useQuery(trpc.session.list.queryOptions());
   const [query, setQuery] = useState("");
+  const [actionError, setActionError] = useState<string | null>(null);
   const create = useMutation(
     trpc.session.create.mutationOptions({
       onSuccess: (session) => {
@@ -56,21 +57,20 @@ function SessionNav({ onNavigate }: { onNavigate?: () => void }) {
           {query.trim() ? "No chat title matches." : "No chats yet."}
         </p>
       )}
+      {actionError && (
+        <p role="alert" className="text-sm text-red-700 dark:text-red-300">
+          {actionError}
+        </p>
+      )}
       <ul aria-label="Chats" className="flex min-h-0 flex-col gap-0.5 overflow-y-auto">
         {shown.map((session) => (
-          <li key={session.id}>
-            <Link
-              href={`/s/${session.id}`}
-              onClick={onNavigate}
-              aria-current={session.id === sessionId ? "page" : undefined}
-              className={cn(
-                "block truncate rounded-md px-2 py-1.5 text-sm hover:bg-zinc-100 dark:hover:bg-zinc-800",
-                session.id === sessionId && "bg-zinc-100 font-medium dark:bg-zinc-800",
-              )}
-            >
-              {session.title}
-            </Link>
-          </li>
+          <SidebarSessionItem
+            key={session.id}
+            session={session}
+            isCurrent={session.id === sessionId}
+            onNavigate={onNavigate}
+            onError={setActionError}
+          />
         ))}
       </ul>
       <Link href="/" onClick={onNavigate} className="text-sm text-zinc-600 hover:underline dark:text-zinc-400">

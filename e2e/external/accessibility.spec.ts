@@ -1,12 +1,12 @@
 // An accessibility scan (axe-core) of the main pages: sign-in, the chat list, a chat with a tool
-// call, connector and persona settings, in the light and the dark theme (chosen with the header's
+// call, the chat sidebar's menu with its rename field and delete confirmation, connector and
+// persona settings, in the light and the dark theme (chosen with the header's
 // theme menu, kept across reloads). Serious or critical violations fail the test.
 import AxeBuilder from "@axe-core/playwright";
-import { expect, test, type Page } from "@playwright/test";
+import type { Page } from "@playwright/test";
 
-import { ChatPage } from "../pages/chat-page.ts";
-import { SignInPage } from "../pages/sign-in-page.ts";
 import { ALICE, E2E_PROVIDER_NAME } from "../support/config.ts";
+import { expect, test } from "../support/fixtures.ts";
 
 async function expectNoSeriousViolations(page: Page): Promise<void> {
   const results = await new AxeBuilder({ page }).analyze();
@@ -19,18 +19,36 @@ async function expectNoSeriousViolations(page: Page): Promise<void> {
   expect(serious).toEqual([]);
 }
 
-test("the main pages have no serious or critical accessibility violations", async ({ page }) => {
-  await page.goto("/sign-in");
-  await expectNoSeriousViolations(page);
+test.describe("signed out", () => {
+  test.use({ account: null });
 
-  await new SignInPage(page).signIn(E2E_PROVIDER_NAME, ALICE.name);
-  await expectNoSeriousViolations(page);
+  test("the sign-in page and the chat list have no serious or critical violations", async ({ page, signIn }) => {
+    await page.goto("/sign-in");
+    await expectNoSeriousViolations(page);
+    await signIn.signIn(E2E_PROVIDER_NAME, ALICE.name);
+    await expectNoSeriousViolations(page);
+  });
+});
 
-  const chat = new ChatPage(page);
+test("the main pages have no serious or critical accessibility violations", async ({ page, chat, sidebar }) => {
   await chat.openNewChat();
   await chat.send('use tool builtin_current_time {"timezone":"UTC"}');
   await chat.expectLastAnswerDone();
   await expectNoSeriousViolations(page);
+
+  // The chat list's menu open, then its rename field and its delete confirmation.
+  await sidebar.openCurrentActions();
+  await expect(page.getByRole("menu")).toBeVisible();
+  await expectNoSeriousViolations(page);
+  await page.getByRole("menuitem", { name: "Rename" }).click();
+  await expect(sidebar.list.getByRole("textbox", { name: "Chat title" })).toBeFocused();
+  await expectNoSeriousViolations(page);
+  await page.keyboard.press("Escape");
+  await sidebar.openCurrentActions();
+  await page.getByRole("menuitem", { name: "Delete" }).click();
+  await expect(sidebar.list.getByRole("button", { name: "Keep" })).toBeFocused();
+  await expectNoSeriousViolations(page);
+  await sidebar.list.getByRole("button", { name: "Keep" }).click();
 
   await page.goto("/settings/connectors");
   await expect(page.getByRole("heading", { name: "Connectors" })).toBeVisible();
@@ -40,9 +58,7 @@ test("the main pages have no serious or critical accessibility violations", asyn
   await expectNoSeriousViolations(page);
 });
 
-test("the dark theme is kept across reloads and its pages have no serious violations", async ({ page }) => {
-  await page.goto("/");
-  await new SignInPage(page).signIn(E2E_PROVIDER_NAME, ALICE.name);
+test("the dark theme is kept across reloads and its pages have no serious violations", async ({ page, chat }) => {
   await page.getByRole("button", { name: "Theme: System" }).click();
   await page.getByRole("menuitemradio", { name: "Dark" }).click();
   await expect(page.locator("html")).toHaveClass(/\bdark\b/);
@@ -53,7 +69,6 @@ test("the dark theme is kept across reloads and its pages have no serious violat
   expect(await page.evaluate(() => document.documentElement.classList.contains("dark"))).toBe(true);
   await expectNoSeriousViolations(page);
 
-  const chat = new ChatPage(page);
   await chat.openNewChat();
   await chat.send('use tool builtin_current_time {"timezone":"UTC"}');
   await chat.expectLastAnswerDone();

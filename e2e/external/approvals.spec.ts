@@ -2,20 +2,12 @@
 // panel pauses the answer on its call until the user decides on the card. Approve runs the call and
 // the model answers from its result; Deny gives the model the denial; a reload while waiting shows
 // the prompt again (from history) and it still works.
-import { expect, test } from "@playwright/test";
-
-import { ChatPage } from "../pages/chat-page.ts";
-import { SignInPage } from "../pages/sign-in-page.ts";
-import { ALICE, E2E_PROVIDER_NAME } from "../support/config.ts";
+import type { ChatPage } from "../pages/chat-page.ts";
+import { expect, test } from "../support/fixtures.ts";
 import { saveScreenshot } from "../support/screenshots.ts";
 
 const SUM_CALL = 'use tool everything_get-sum {"a":2,"b":3}';
 const SUM_TOOL = "everything.get-sum";
-
-test.beforeEach(async ({ page }) => {
-  await page.goto("/");
-  await new SignInPage(page).signIn(E2E_PROVIDER_NAME, ALICE.name);
-});
 
 /** A new chat with everything on and get-sum asking first, and the sum call waiting for approval. */
 async function askForSum(chat: ChatPage): Promise<void> {
@@ -29,8 +21,7 @@ async function askForSum(chat: ChatPage): Promise<void> {
   await expect(chat.lastAnswer()).toHaveAttribute("data-status", "streaming");
 }
 
-test("an ask-first tool waits for Approve, then runs and the model answers from its result", async ({ page }) => {
-  const chat = new ChatPage(page);
+test("an ask-first tool waits for Approve, then runs and the model answers from its result", async ({ page, chat }) => {
   await askForSum(chat);
   await saveScreenshot(page, "tool-approval");
   await chat.approveButton(SUM_TOOL).click();
@@ -46,13 +37,13 @@ test("an ask-first tool waits for Approve, then runs and the model answers from 
   await expect(chat.lastAnswerText()).toContainText("The sum of 2 and 3 is 5.");
 });
 
-test("Deny gives the model the denial instead of running the call", async ({ page }) => {
-  const chat = new ChatPage(page);
+test("Deny gives the model the denial instead of running the call", async ({ page, chat }) => {
   await askForSum(chat);
   await chat.denyButton(SUM_TOOL).click();
 
   const card = chat.lastToolCard();
-  await expect(card).toContainText("denied");
+  await expect(card).toHaveAttribute("data-status", "denied");
+  await expect(chat.toolStatus(card)).toContainText("denied");
   await expect(chat.denyButton(SUM_TOOL)).toHaveCount(0);
   await chat.expectLastAnswerDone();
   await expect(chat.lastAnswerText()).toContainText("Tool everything_get-sum returned:");
@@ -63,8 +54,7 @@ test("Deny gives the model the denial instead of running the call", async ({ pag
   await saveScreenshot(page, "tool-denied");
 });
 
-test("after a reload while waiting, the prompt is still there and Approve still works", async ({ page }) => {
-  const chat = new ChatPage(page);
+test("after a reload while waiting, the prompt is still there and Approve still works", async ({ page, chat }) => {
   await askForSum(chat);
   await page.reload();
 

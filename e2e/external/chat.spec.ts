@@ -1,20 +1,12 @@
-// A signed-in user chats: streamed answers, a tool call with its result, stop mid-answer, a reload
-// mid-answer that resumes the stream without duplicating text, and editing the last message. The model providers are the
-// fake provider server speaking the real Anthropic / OpenAI / Gemini wire formats.
-import { expect, test } from "@playwright/test";
-
-import { ChatPage } from "../pages/chat-page.ts";
-import { SignInPage } from "../pages/sign-in-page.ts";
-import { ALICE, E2E_PROVIDER_NAME } from "../support/config.ts";
+// A signed-in user chats: streamed answers, a tool call with its result and its duration in the turn
+// details, stop mid-answer, a reload mid-answer that resumes the stream without duplicating text,
+// editing the last message, regenerating the last answer, the composer's keys, and a code block's
+// copy button. The model providers are the fake provider server speaking the real Anthropic /
+// OpenAI / Gemini wire formats.
 import { scriptFakeReply } from "../support/fake-provider-control.ts";
+import { expect, test } from "../support/fixtures.ts";
 
-test.beforeEach(async ({ page }) => {
-  await page.goto("/");
-  await new SignInPage(page).signIn(E2E_PROVIDER_NAME, ALICE.name);
-});
-
-test("a message gets a streamed answer", async ({ page }) => {
-  const chat = new ChatPage(page);
+test("a message gets a streamed answer", async ({ page, chat }) => {
   await chat.openNewChat();
   await chat.send("hello there");
   await expect(chat.lastAnswer()).toContainText("Echo: hello there");
@@ -22,21 +14,28 @@ test("a message gets a streamed answer", async ({ page }) => {
   await expect(page.getByRole("heading", { name: "hello there" })).toBeVisible(); // titled from the first message
 });
 
-test("a tool call shows as a card with its result, and the model answers from it", async ({ page }) => {
-  const chat = new ChatPage(page);
+test("a tool call shows as a card with its result, and the turn details give its duration", async ({ chat }) => {
   await chat.openNewChat();
   await chat.send('use tool builtin_current_time {"timezone":"Asia/Tokyo"}');
-  const card = chat.lastAnswer().getByTestId("tool-call");
+  const card = chat.lastToolCard();
   await expect(card).toContainText("builtin.current_time");
-  await expect(card).toContainText("done");
+  await expect(chat.toolStatus(card)).toHaveText(/^Status: done · \d+ ms$/);
   await card.locator("summary").click();
   await expect(card.getByTestId("tool-result")).toContainText("Asia/Tokyo");
   await expect(chat.lastAnswer()).toContainText("Tool builtin_current_time returned:");
   await chat.expectLastAnswerDone();
+
+  const details = await chat.openTurnDetails();
+  const call = details.getByTestId("turn-tool-call");
+  await expect(call).toHaveCount(1);
+  await expect(call.getByRole("rowheader")).toHaveText("builtin.current_time");
+  await expect(call.getByRole("cell").first()).toHaveText("done");
+  await expect(call.getByTestId("tool-duration")).toHaveText(/^\d+ ms$/);
+  await expect(details.getByRole("columnheader", { name: "Duration" })).toBeVisible();
+  await chat.closeTurnDetails();
 });
 
-test("stop ends the answer mid-stream and keeps what was written", async ({ page, request }) => {
-  const chat = new ChatPage(page);
+test("stop ends the answer mid-stream and keeps what was written", async ({ page, request, chat }) => {
   await chat.openNewChat();
   await chat.chooseModel("openai:gpt-5.1");
   await scriptFakeReply(request, "openai", {
@@ -45,14 +44,13 @@ test("stop ends the answer mid-stream and keeps what was written", async ({ page
   });
   await chat.send("talk slowly");
   await expect(chat.lastAnswer()).toContainText("slow slow");
-  await page.getByRole("button", { name: "Stop" }).click();
+  await chat.stop();
   await expect(chat.lastAnswer()).toHaveAttribute("data-status", "cancelled");
   await expect(chat.lastAnswer()).toContainText("Stopped.");
   await expect(page.getByRole("button", { name: "Send" })).toBeVisible();
 });
 
-test("reloading mid-answer resumes the stream with no duplicated text", async ({ page, request }) => {
-  const chat = new ChatPage(page);
+test("reloading mid-answer resumes the stream with no duplicated text", async ({ page, request, chat }) => {
   await chat.openNewChat();
   await chat.chooseModel("google:gemini-2.5-pro");
   const words = Array.from({ length: 80 }, (_, i) => `w${i}`).join(" ");
@@ -65,8 +63,7 @@ test("reloading mid-answer resumes the stream with no duplicated text", async ({
   expect(text).toBe(words);
 });
 
-test("editing the last message replaces it and its answer with an answer to the new text", async ({ page }) => {
-  const chat = new ChatPage(page);
+test("editing the last message replaces it and its answer with an answer to the new text", async ({ page, chat }) => {
   await chat.openNewChat();
   await chat.send("first question");
   await chat.expectLastAnswerDone();
@@ -92,4 +89,70 @@ test("editing the last message replaces it and its answer with an answer to the 
   await expect(replaced.getByText("second question", { exact: true })).toBeVisible();
   await replaced.getByText("Its answer").click();
   await expect(replaced.getByTestId("markdown")).toHaveText("Echo: second question");
+});
+
+test("Regenerate replaces the last answer: the old one collapses above a newly streamed one", async ({
+  page,
+  request,
+  chat,
+}) => {
+  await chat.openNewChat();
+  await chat.chooseModel("openai:gpt-5.1");
+  await chat.send("tell me a fact");
+  await expect(chat.lastAnswerText()).toHaveText("Echo: tell me a fact");
+  await chat.expectLastAnswerDone();
+
+  await scriptFakeReply(request, "openai", {
+    steps: [{ type: "text", text: "A fresh answer, written word by word.", chunkSize: 3 }],
+    delayMs: 40,
+  });
+  await chat.regenerate();
+  await expect(chat.lastAnswer()).toHaveAttribute("data-status", "streaming");
+  await expect(chat.lastAnswerText()).toHaveText("A fresh answer, written word by word.");
+  await chat.expectLastAnswerDone();
+
+  const superseded = chat.supersededAnswers;
+  await expect(superseded).toHaveCount(1);
+  await expect(superseded.locator("summary")).toHaveText("Restarted with revision 1");
+  await expect(superseded.getByText("Echo: tell me a fact")).toBeHidden(); // collapsed
+  await expect(chat.answers).toHaveCount(1);
+  await expect(page.getByTestId("user-message")).toHaveCount(1); // the same question, answered again
+
+  await page.reload();
+  await expect(chat.supersededAnswers).toHaveCount(1);
+  await chat.supersededAnswers.locator("summary").click();
+  await expect(chat.supersededAnswers.getByText("Echo: tell me a fact")).toBeVisible();
+  await expect(chat.lastAnswerText()).toHaveText("A fresh answer, written word by word.");
+});
+
+test("Shift+Enter adds a line to the message, Enter sends it", async ({ page, chat }) => {
+  await chat.openNewChat();
+  await chat.composer.fill("first line");
+  await chat.composer.press("Shift+Enter");
+  await chat.composer.pressSequentially("second line");
+  await expect(chat.composer).toHaveValue("first line\nsecond line");
+  await expect(page.getByTestId("user-message")).toHaveCount(0); // nothing sent yet
+
+  await chat.composer.press("Enter");
+  await expect(page.getByTestId("user-message")).toHaveCount(1);
+  expect(await page.getByTestId("user-message").textContent()).toBe("first line\nsecond line");
+  await expect(chat.composer).toHaveValue("");
+  await expect(chat.lastAnswer()).toContainText("Echo: first line");
+  await chat.expectLastAnswerDone();
+});
+
+test.describe("with clipboard access", () => {
+  test.use({ permissions: ["clipboard-read", "clipboard-write"] });
+
+  test("a code block's Copy button copies its code", async ({ page, chat }) => {
+    await chat.openNewChat();
+    const code = 'const answer = 42;\nconsole.log("the answer", answer);';
+    await chat.send(`show code\n\n\`\`\`js\n${code}\n\`\`\``);
+    await chat.expectLastAnswerDone();
+    const copy = chat.lastAnswer().getByRole("button", { name: "Copy code" });
+    await copy.click();
+    await expect(chat.lastAnswer().getByRole("button", { name: "Copied" })).toBeVisible();
+    expect((await page.evaluate(() => navigator.clipboard.readText())).trimEnd()).toBe(code);
+    await expect(chat.lastAnswer().getByRole("button", { name: "Copy code" })).toBeVisible(); // resets
+  });
 });

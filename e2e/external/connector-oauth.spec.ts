@@ -3,19 +3,14 @@
 // tests the connection, uses one of its tools from a chat, and disconnects from the chat's Tools
 // panel. Runs on the "external-lan" instance, which allows private connector URLs (the test server
 // listens on loopback).
-import { expect, test } from "@playwright/test";
-
-import { ChatPage } from "../pages/chat-page.ts";
-import { SignInPage } from "../pages/sign-in-page.ts";
-import { ALICE, E2E_PROVIDER_NAME, MCP_OAUTH_URL } from "../support/config.ts";
+import { MCP_OAUTH_URL } from "../support/config.ts";
+import { expect, test } from "../support/fixtures.ts";
 import { saveScreenshot } from "../support/screenshots.ts";
 
-test.beforeEach(async ({ page }) => {
-  await page.goto("/");
-  await new SignInPage(page).signIn(E2E_PROVIDER_NAME, ALICE.name);
-});
-
-test("a user connects their own account to an OAuth connector, uses its tool, and disconnects", async ({ page }) => {
+test("a user connects their own account to an OAuth connector, uses its tool, and disconnects", async ({
+  page,
+  chat,
+}) => {
   const name = `notes-${test.info().retry}`;
   await page.goto("/settings/connectors");
   await page.getByRole("button", { name: "Add connector" }).click();
@@ -41,7 +36,6 @@ test("a user connects their own account to an OAuth connector, uses its tool, an
   await expect(item.getByTestId("connector-check")).toContainText("whoami");
   await saveScreenshot(page, "settings-connector-oauth");
 
-  const chat = new ChatPage(page);
   await chat.openNewChat();
   await chat.switchConnector(name, true);
   await expect(page.getByRole("checkbox", { name: `Allow ${name} whoami` })).toBeChecked();

@@ -1,21 +1,20 @@
 // Live MCP connectors in the browser: the admin's server-everything (a real MCP server over stdio)
-// switched on in a chat, a tool call through it, a switch while an answer streams with "Apply now",
-// and the settings page (admin connector read-only and testable, private URLs refused).
-import { expect, test } from "@playwright/test";
-
-import { ChatPage } from "../pages/chat-page.ts";
-import { SignInPage } from "../pages/sign-in-page.ts";
-import { BOB, E2E_PROVIDER_NAME } from "../support/config.ts";
+// switched on in a chat, a tool call through it (a long output truncated with "Show all"), a long
+// tool's progress and its cancellation by Stop, a switch while an answer streams with "Apply now"
+// (the replaced answer collapsed above its replacement, labelled with the new revision) or "Keep
+// for next request", and the settings page (admin connector read-only and testable, private URLs
+// refused, a user's own connector edited and removed).
+import { BOB } from "../support/config.ts";
 import { scriptFakeReply } from "../support/fake-provider-control.ts";
+import { expect, test } from "../support/fixtures.ts";
 import { saveScreenshot } from "../support/screenshots.ts";
 
-test.beforeEach(async ({ page }) => {
-  await page.goto("/");
-  await new SignInPage(page).signIn(E2E_PROVIDER_NAME, BOB.name);
-});
+test.use({ account: BOB });
 
-test("a tool of a real MCP server runs from the chat once its connector is on", async ({ page }) => {
-  const chat = new ChatPage(page);
+/** A public address (TEST-NET-3) for user connectors that are only saved, never connected to. */
+const UNREACHABLE_URL = (host: number) => `https://203.0.113.${host}/mcp`;
+
+test("a tool of a real MCP server runs from the chat once its connector is on", async ({ page, chat }) => {
   await chat.openNewChat();
   await expect(chat.toolsRevision()).toHaveText("revision 1");
   await chat.switchConnector("everything", true);
@@ -26,55 +25,109 @@ test("a tool of a real MCP server runs from the chat once its connector is on", 
   await chat.send('use tool everything_get-sum {"a":2,"b":3}');
   const card = chat.lastAnswer().getByTestId("tool-call");
   await expect(card).toContainText("everything.get-sum");
-  await expect(card).toContainText("done");
+  await expect(chat.toolStatus(card)).toContainText("done");
   await card.locator("summary").click();
   await expect(card.getByTestId("tool-result")).toContainText("5");
   await chat.expectLastAnswerDone();
   await saveScreenshot(page, "chat-with-mcp-tool");
 });
 
-test("a long MCP tool reports its progress on the card while it runs", async ({ page }) => {
-  const chat = new ChatPage(page);
+test("a long tool output is cut on the card, and Show all shows the rest", async ({ chat }) => {
+  await chat.openNewChat();
+  await chat.switchConnector("everything", true);
+  const message = `${"0123456789".repeat(250)}END-OF-OUTPUT`;
+  await chat.send(`use tool everything_echo {"message":"${message}"}`);
+  const card = chat.lastToolCard();
+  await expect(chat.toolStatus(card)).toContainText("done");
+  await chat.expectLastAnswerDone();
+
+  await card.locator("summary").click();
+  const result = card.getByTestId("tool-result");
+  await expect(result).toContainText("Echo: 0123456789");
+  await expect(result).not.toContainText("END-OF-OUTPUT");
+  const showAll = result.getByRole("button", { name: /^Show all \(\d+ more characters\)$/ });
+  await expect(showAll).toHaveAttribute("aria-expanded", "false");
+  await showAll.click();
+  await expect(result).toContainText("END-OF-OUTPUT");
+  await expect(result.getByRole("button", { name: "Show less" })).toHaveAttribute("aria-expanded", "true");
+});
+
+test("a long MCP tool reports its progress on the card while it runs", async ({ chat }) => {
   await chat.openNewChat();
   await chat.switchConnector("everything", true);
   await chat.send('use tool everything_trigger-long-running-operation {"duration":4,"steps":4}');
   const card = chat.lastAnswer().getByTestId("tool-call");
-  await expect(card).toContainText(/running · [123]\/4/);
-  await expect(card).toContainText("done", { timeout: 20_000 });
+  await expect(chat.toolStatus(card)).toContainText(/running · [123]\/4/);
+  await expect(chat.toolStatus(card)).toContainText("done", { timeout: 20_000 });
   await chat.expectLastAnswerDone();
+});
+
+test("Stop during a long tool call marks its card cancelled, also after a reload", async ({ page, chat }) => {
+  await chat.openNewChat();
+  await chat.switchConnector("everything", true);
+  await chat.send('use tool everything_trigger-long-running-operation {"duration":30,"steps":30}');
+  const card = chat.lastToolCard();
+  await expect(chat.toolStatus(card)).toContainText(/running · \d+\/30/);
+  await chat.stop();
+
+  await expect(chat.lastAnswer()).toHaveAttribute("data-status", "cancelled");
+  await expect(card).toHaveAttribute("data-status", "cancelled");
+  await expect(chat.toolStatus(card)).toHaveText("Status: cancelled");
+  await page.reload();
+  await expect(chat.toolStatus(chat.lastToolCard())).toHaveText("Status: cancelled");
+  const details = await chat.openTurnDetails();
+  await expect(details.getByTestId("turn-tool-call").getByRole("cell").first()).toHaveText("cancelled");
 });
 
 test("switching a connector while an answer streams offers Apply now, which restarts the answer", async ({
   page,
   request,
+  chat,
 }) => {
-  const chat = new ChatPage(page);
   await chat.openNewChat();
   await chat.chooseModel("openai:gpt-5.1");
   await scriptFakeReply(request, "openai", {
     steps: [{ type: "text", text: "old ".repeat(400), chunkSize: 4 }],
     delayMs: 40,
   });
-  await scriptFakeReply(request, "openai", { steps: [{ type: "text", text: "Restarted with everything." }] });
   await chat.send("start slowly");
   await expect(chat.lastAnswer()).toContainText("old old");
 
   await chat.switchConnector("everything", true);
-  await expect(page.getByText("Pending: applies on the next request of this answer.")).toBeVisible();
+  await expect(chat.pendingNotice).toBeVisible();
   await saveScreenshot(page, "apply-now-pending");
+  await scriptFakeReply(request, "openai", { steps: [{ type: "text", text: "Restarted with everything." }] });
   await page.getByRole("button", { name: "Apply now" }).click();
 
-  await expect(page.getByTestId("superseded-turn")).toContainText("Restarted");
   await expect(chat.lastAnswer()).toContainText("Restarted with everything.");
   await chat.expectLastAnswerDone();
+  const superseded = chat.supersededAnswers;
+  await expect(superseded).toHaveCount(1);
+  await expect(superseded.getByText("old old")).toBeHidden(); // collapsed
+
+  // The replacement's details: every request on a revision after the one the old answer had.
+  const details = await chat.openTurnDetails();
+  const revision = Number(await details.getByTestId("turn-request").first().getAttribute("data-revision"));
+  expect(revision).toBeGreaterThan(1);
+  await expect(details.getByTestId("request-tool-names").first()).toContainText("everything_get-sum");
+  await chat.closeTurnDetails();
+
+  await expect(superseded.locator("summary")).toHaveText(`Restarted with revision ${revision}`);
+  const [oldBox, newBox] = [await superseded.boundingBox(), await chat.lastAnswer().boundingBox()];
+  expect(oldBox!.y + oldBox!.height).toBeLessThanOrEqual(newBox!.y); // above its replacement
   await saveScreenshot(page, "apply-now");
+
+  await page.reload(); // the same from the stored history
+  await expect(chat.supersededAnswers.locator("summary")).toHaveText(`Restarted with revision ${revision}`);
+  await chat.supersededAnswers.locator("summary").click();
+  await expect(chat.supersededAnswers.getByText("old old")).toBeVisible();
 });
 
 test("a switch mid-answer reaches the next request of the same turn; turn details show both revisions", async ({
   page,
   request,
+  chat,
 }) => {
-  const chat = new ChatPage(page);
   await chat.openNewChat();
   await chat.chooseModel("openai:gpt-5.1");
   await scriptFakeReply(request, "openai", {
@@ -84,26 +137,61 @@ test("a switch mid-answer reaches the next request of the same turn; turn detail
     ],
     delayMs: 40,
   });
-  await scriptFakeReply(request, "openai", { steps: [{ type: "text", text: "Answered on the new tools." }] });
   await chat.send("think, then check the time");
   await expect(chat.lastAnswer()).toContainText("thinking thinking");
   await chat.switchConnector("everything", true);
-  await expect(page.getByText("Pending: applies on the next request of this answer.")).toBeVisible();
+  await expect(chat.pendingNotice).toBeVisible();
+  await scriptFakeReply(request, "openai", { steps: [{ type: "text", text: "Answered on the new tools." }] });
 
   await expect(chat.lastAnswer()).toContainText("Answered on the new tools.");
   await chat.expectLastAnswerDone();
-  await chat.lastAnswer().getByRole("button", { name: "Details" }).click();
-  const details = page.getByRole("dialog", { name: "Turn details" });
+  const details = await chat.openTurnDetails();
   const requests = details.getByTestId("turn-request");
   await expect(requests).toHaveCount(2);
-  await expect(requests.first()).toContainText("tools revision 1 ");
+  await expect(requests.first()).toHaveAttribute("data-revision", "1");
   await expect(requests.first().getByTestId("request-tool-names")).not.toContainText("everything_");
-  await expect(requests.last()).not.toContainText("tools revision 1 ");
+  await expect(requests.last()).not.toHaveAttribute("data-revision", "1");
   await expect(requests.last().getByTestId("request-tool-names")).toContainText("everything_get-sum");
   await expect(details).toContainText("builtin.current_time");
   await saveScreenshot(page, "turn-details");
-  await page.keyboard.press("Escape");
-  await expect(details).toHaveCount(0);
+  await chat.closeTurnDetails();
+});
+
+test("Keep for next request dismisses the notice; the answer goes on and its next request has the change", async ({
+  page,
+  request,
+  chat,
+}) => {
+  await chat.openNewChat();
+  await chat.chooseModel("openai:gpt-5.1");
+  await scriptFakeReply(request, "openai", {
+    steps: [
+      { type: "text", text: "working ".repeat(250), chunkSize: 6 },
+      { type: "tool-call", name: "builtin_current_time", args: { timezone: "UTC" } },
+    ],
+    delayMs: 40,
+  });
+  await chat.send("work, then check the time");
+  await expect(chat.lastAnswer()).toContainText("working working");
+  await chat.switchConnector("everything", true);
+  await expect(chat.pendingNotice).toBeVisible();
+  await scriptFakeReply(request, "openai", { steps: [{ type: "text", text: "Done with the kept change." }] });
+
+  await page.getByRole("button", { name: "Keep for next request" }).click();
+  // Gone at once, while the first request still streams (its tool call, then the next request on
+  // the new tools, would also end the notice).
+  await expect(chat.pendingNotice).toHaveCount(0, { timeout: 3_000 });
+  await expect(chat.lastToolCard()).toHaveCount(0);
+  await expect(chat.lastAnswer()).toContainText("Done with the kept change.");
+  await chat.expectLastAnswerDone();
+  await expect(chat.supersededAnswers).toHaveCount(0);
+
+  const details = await chat.openTurnDetails();
+  const requests = details.getByTestId("turn-request");
+  await expect(requests).toHaveCount(2);
+  await expect(requests.first()).toHaveAttribute("data-revision", "1");
+  await expect(requests.last().getByTestId("request-tool-names")).toContainText("everything_get-sum");
+  await chat.closeTurnDetails();
 });
 
 test("settings list the admin connector read-only, test it, and refuse private URLs", async ({ page }) => {
@@ -120,4 +208,33 @@ test("settings list the admin connector read-only, test it, and refuse private U
   await page.getByLabel("URL").fill("http://127.0.0.1:9/mcp");
   await page.getByRole("button", { name: "Add connector" }).click();
   await expect(page.getByRole("alert").filter({ hasText: "refused" })).toContainText("private");
+});
+
+test("a user's own connector is edited, and removed only once confirmed", async ({ page, connectorSettings }) => {
+  const name = `remote-${Date.now()}`;
+  const renamed = `${name}-renamed`;
+  await connectorSettings.open();
+  await connectorSettings.add(name, UNREACHABLE_URL(7));
+  await expect(connectorSettings.item(name)).toContainText(UNREACHABLE_URL(7));
+
+  await connectorSettings.edit(name, { name: renamed, url: UNREACHABLE_URL(8) });
+  await expect(connectorSettings.item(renamed)).toContainText(UNREACHABLE_URL(8));
+  await expect(connectorSettings.item(name)).toHaveCount(0);
+  await page.reload();
+  await expect(connectorSettings.item(renamed)).toContainText(UNREACHABLE_URL(8));
+
+  // Remove asks first; Keep leaves it.
+  const item = connectorSettings.item(renamed);
+  await item.getByRole("button", { name: "Remove", exact: true }).click();
+  const confirm = item.getByRole("group", { name: `Remove ${renamed}?` });
+  await expect(confirm).toContainText("Chats that use it lose its tools.");
+  await expect(confirm.getByRole("button", { name: "Keep" })).toBeFocused();
+  await confirm.getByRole("button", { name: "Keep" }).click();
+  await expect(confirm).toHaveCount(0);
+  await expect(item).toBeVisible();
+
+  await connectorSettings.remove(renamed);
+  await page.reload();
+  await expect(connectorSettings.item(renamed)).toHaveCount(0);
+  await expect(connectorSettings.item("everything")).toBeVisible();
 });

@@ -1,17 +1,8 @@
 // Personas in the browser: create, edit and delete one in settings (a bad allowlist entry is refused
 // with the form's message), and choose one for a chat in its header, which a reload keeps.
-import { expect, test } from "@playwright/test";
+import { expect, test } from "../support/fixtures.ts";
 
-import { ChatPage } from "../pages/chat-page.ts";
-import { SignInPage } from "../pages/sign-in-page.ts";
-import { ALICE, E2E_PROVIDER_NAME } from "../support/config.ts";
-
-test.beforeEach(async ({ page }) => {
-  await page.goto("/");
-  await new SignInPage(page).signIn(E2E_PROVIDER_NAME, ALICE.name);
-});
-
-test("a persona is created, chosen for a chat, edited and deleted", async ({ page }) => {
+test("a persona is created, chosen for a chat, edited and deleted", async ({ page, chat }) => {
   const name = `Summer ${Date.now()}`;
   await page.goto("/settings/personas");
   await page.getByRole("button", { name: "Add persona" }).click();
@@ -28,7 +19,6 @@ test("a persona is created, chosen for a chat, edited and deleted", async ({ pag
   const item = page.getByRole("listitem", { name });
   await expect(item).toContainText("builtin.*, everything.get-sum");
 
-  const chat = new ChatPage(page);
   await chat.openNewChat();
   await page.getByLabel("Persona").selectOption({ label: name });
   await expect(page.getByLabel("Persona")).toHaveValue(/.+/);

@@ -1,11 +1,9 @@
 // Patchbay at phone width (390×844): sign in, open a chat, send a message (a long unbroken word and
 // a code block), run a tool, open the Tools sheet and the chat list sheet, visit settings. Nothing
 // may scroll sideways: the document is never wider than the window.
-import { expect, test, type Page } from "@playwright/test";
+import type { Page } from "@playwright/test";
 
-import { ChatPage } from "../pages/chat-page.ts";
-import { SignInPage } from "../pages/sign-in-page.ts";
-import { ALICE, E2E_PROVIDER_NAME } from "../support/config.ts";
+import { expect, test } from "../support/fixtures.ts";
 import { saveScreenshot } from "../support/screenshots.ts";
 
 test.use({ viewport: { width: 390, height: 844 } });
@@ -18,12 +16,9 @@ async function expectNoHorizontalOverflow(page: Page): Promise<void> {
   expect(scrollWidth).toBeLessThanOrEqual(innerWidth);
 }
 
-test("chat, Tools panel, chat list and settings are usable at 390×844", async ({ page }) => {
-  await page.goto("/");
-  await new SignInPage(page).signIn(E2E_PROVIDER_NAME, ALICE.name);
+test("chat, Tools panel, chat list and settings are usable at 390×844", async ({ page, chat }) => {
   await expectNoHorizontalOverflow(page);
 
-  const chat = new ChatPage(page);
   await chat.openNewChat();
   await expectNoHorizontalOverflow(page);
 
@@ -57,6 +52,8 @@ test("chat, Tools panel, chat list and settings are usable at 390×844", async (
   await expect(list.getByRole("link", { name: /^phone check/ })).toHaveAttribute("aria-current", "page");
   await list.getByRole("searchbox", { name: "Search chats" }).fill("no such chat title");
   await expect(list.getByText("No chat title matches.")).toBeVisible();
+  await list.getByRole("searchbox", { name: "Search chats" }).fill("CHECK phone");
+  await expect(list.getByRole("link", { name: /^phone check/ }).first()).toBeVisible();
   await expectNoHorizontalOverflow(page);
   await page.keyboard.press("Escape");
 

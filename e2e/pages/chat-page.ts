@@ -1,14 +1,21 @@
-// Page object: one chat — composer, streamed answers, tool cards with their approvals, the Tools
-// panel's switches and policies, stop and model picker.
+// Page object: one chat — composer, streamed answers (failed ones with their alert), superseded
+// answers, tool cards with their status and approvals, the Tools panel's switches, policies and
+// pending-change notice, stop, regenerate, turn details and the model picker.
 import { expect, type Locator, type Page } from "@playwright/test";
 
 export class ChatPage {
   readonly composer: Locator;
   readonly answers: Locator;
+  /** Answers replaced by a restart (Apply now, Regenerate), collapsed. */
+  readonly supersededAnswers: Locator;
+  /** The "Pending: applies on the next request" notice of the Tools panel. */
+  readonly pendingNotice: Locator;
 
   constructor(private readonly page: Page) {
     this.composer = page.getByLabel("Message", { exact: true });
     this.answers = page.getByTestId("assistant-turn");
+    this.supersededAnswers = page.getByTestId("superseded-turn");
+    this.pendingNotice = page.getByRole("status").filter({ hasText: "Pending: applies on the next request" });
   }
 
   /** Creates a chat from the home page and opens it. */
@@ -94,5 +101,41 @@ export class ChatPage {
 
   async expectLastAnswerDone(): Promise<void> {
     await expect(this.lastAnswer()).toHaveAttribute("data-status", "completed");
+  }
+
+  /** The status of a tool card, in the words it shows ("done", "cancelled", …). */
+  toolStatus(card: Locator): Locator {
+    return card.getByTestId("tool-status");
+  }
+
+  /** The alert a failed answer shows. */
+  answerError(answer: Locator = this.lastAnswer()): Locator {
+    return answer.getByRole("alert");
+  }
+
+  async stop(): Promise<void> {
+    await this.page.getByRole("button", { name: "Stop", exact: true }).click();
+  }
+
+  async regenerate(): Promise<void> {
+    await this.page.getByRole("button", { name: "Regenerate", exact: true }).click();
+  }
+
+  /** The one-line summary under an answer: "openai · gpt-5.1 · 1.2 s". */
+  answerSummary(answer: Locator = this.lastAnswer()): Locator {
+    return answer.getByTestId("turn-summary");
+  }
+
+  /** Opens an answer's Turn details drawer and returns it. */
+  async openTurnDetails(answer: Locator = this.lastAnswer()): Promise<Locator> {
+    await answer.getByRole("button", { name: "Details", exact: true }).click();
+    const details = this.page.getByRole("dialog", { name: "Turn details" });
+    await expect(details).toBeVisible();
+    return details;
+  }
+
+  async closeTurnDetails(): Promise<void> {
+    await this.page.keyboard.press("Escape");
+    await expect(this.page.getByRole("dialog", { name: "Turn details" })).toHaveCount(0);
   }
 }

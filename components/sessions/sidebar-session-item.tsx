@@ -1,0 +1,146 @@
+"use client";
+// One chat in the chat sidebar: its link (marked current when open) and an actions menu with Rename
+// (an inline title field: Enter saves, Escape cancels) and Delete (confirmed in the row; deleting
+// the open chat goes back to the chat list).
+import Link from "next/link";
+import { useRouter } from "next/navigation";
+import { useRef, useState, type FormEvent } from "react";
+
+import { Button } from "@/components/ui/button.tsx";
+import { cn } from "@/components/ui/cn.ts";
+import {
+  DropdownMenu,
+  DropdownMenuContent,
+  DropdownMenuItem,
+  DropdownMenuTrigger,
+} from "@/components/ui/dropdown-menu.tsx";
+import { MoreIcon } from "@/components/ui/icons.tsx";
+
+import { useSessionActions } from "./use-session-actions.ts";
+
+type Props = {
+  session: { id: string; title: string };
+  isCurrent: boolean;
+  onNavigate?: () => void;
+  onError: (message: string | null) => void;
+};
+
+const smallButton = "px-2 py-1 text-xs";
+
+export function SidebarSessionItem({ session, isCurrent, onNavigate, onError }: Props) {
+  const router = useRouter();
+  const [mode, setMode] = useState<"view" | "rename" | "confirm-delete">("view");
+  const [title, setTitle] = useState(session.title);
+  // Rename and Delete move focus into the row (the field, Keep); the menu must not pull it back.
+  const isLeavingMenu = useRef(false);
+  const actions = useSessionActions(session.id, {
+    onRenamed: () => (onError(null), setMode("view")),
+    onDeleted: () => {
+      onError(null);
+      if (!isCurrent) return;
+      onNavigate?.();
+      router.push("/");
+    },
+    onError,
+  });
+
+  function submitRename(event: FormEvent) {
+    event.preventDefault();
+    actions.rename(title);
+  }
+
+  if (mode === "rename")
+    return (
+      <li>
+        <form onSubmit={submitRename} className="flex flex-col gap-1.5 rounded-md bg-zinc-50 p-1.5 dark:bg-zinc-900">
+          <input
+            aria-label="Chat title"
+            value={title}
+            onChange={(event) => setTitle(event.target.value)}
+            onKeyDown={(event) => event.key === "Escape" && setMode("view")}
+            autoFocus
+            maxLength={200}
+            className="w-full rounded-md border border-zinc-300 bg-transparent px-2 py-1 text-sm dark:border-zinc-700"
+          />
+          <div className="flex justify-end gap-1.5">
+            <Button type="button" variant="ghost" className={smallButton} onClick={() => setMode("view")}>
+              Cancel
+            </Button>
+            <Button type="submit" className={smallButton} disabled={actions.isRenaming || !title.trim()}>
+              Save
+            </Button>
+          </div>
+        </form>
+      </li>
+    );
+
+  if (mode === "confirm-delete")
+    return (
+      <li
+        aria-label={session.title}
+        className="flex flex-col gap-1.5 rounded-md bg-red-50 p-1.5 text-sm text-red-900 dark:bg-red-950 dark:text-red-100"
+      >
+        <p className="[overflow-wrap:anywhere]">Delete “{session.title}”?</p>
+        <div className="flex justify-end gap-1.5">
+          <Button variant="ghost" className={smallButton} onClick={() => setMode("view")} autoFocus>
+            Keep
+          </Button>
+          <Button variant="danger" className={smallButton} onClick={actions.remove} disabled={actions.isRemoving}>
+            Delete
+          </Button>
+        </div>
+      </li>
+    );
+
+  return (
+    <li aria-label={session.title} className="group flex items-center gap-0.5">
+      <Link
+        href={`/s/${session.id}`}
+        onClick={onNavigate}
+        aria-current={isCurrent ? "page" : undefined}
+        className={cn(
+          "min-w-0 flex-1 truncate rounded-md px-2 py-1.5 text-sm hover:bg-zinc-100 dark:hover:bg-zinc-800",
+          isCurrent && "bg-zinc-100 font-medium dark:bg-zinc-800",
+        )}
+      >
+        {session.title}
+      </Link>
+      {/* Not modal: the page around the menu stays in the accessibility tree (no aria-hidden over
+          focusable content); Escape, Tab and a click outside still close it. */}
+      <DropdownMenu modal={false}>
+        <DropdownMenuTrigger
+          aria-label={`Actions for ${session.title}`}
+          className="shrink-0 rounded-md p-1.5 text-zinc-600 hover:bg-zinc-100 focus-visible:outline-2 focus-visible:outline-blue-600 data-[state=open]:bg-zinc-100 dark:text-zinc-400 dark:hover:bg-zinc-800 dark:data-[state=open]:bg-zinc-800"
+        >
+          <MoreIcon />
+        </DropdownMenuTrigger>
+        <DropdownMenuContent
+          align="end"
+          onCloseAutoFocus={(event) => {
+            if (isLeavingMenu.current) event.preventDefault();
+            isLeavingMenu.current = false;
+          }}
+        >
+          <DropdownMenuItem
+            onSelect={() => {
+              isLeavingMenu.current = true;
+              setTitle(session.title);
+              setMode("rename");
+            }}
+          >
+            Rename
+          </DropdownMenuItem>
+          <DropdownMenuItem
+            onSelect={() => {
+              isLeavingMenu.current = true;
+              setMode("confirm-delete");
+            }}
+            className="text-red-700 dark:text-red-300"
+          >
+            Delete
+          </DropdownMenuItem>
+        </DropdownMenuContent>
+      </DropdownMenu>
+    </li>
+  );
+}
