@@ -14,6 +14,7 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 
+import { AppError } from "../errors.ts";
 import { type JsonValue, jsonValueSchema } from "../session/canonical.ts";
 import { ToolError } from "../session/tool-runner.ts";
 import {
@@ -23,7 +24,6 @@ import {
   type McpCallResult,
   type McpTool,
 } from "./connections.ts";
-import { guardedFetch } from "./guarded-fetch.ts";
 import {
   type ConnectorConfig,
   type CreatedTransport,
@@ -200,14 +200,12 @@ export class McpConnection {
     return client;
   }
 
-  /** The SSRF check first; with an OAuth provider, the URLs its flow fetches are checked too. */
+  /** The SSRF check first; then every request (OAuth flow included) goes through the remote fetch. */
   private async createTransport(): Promise<CreatedTransport> {
     if (this.config.kind === "stdio") return createTransport(this.config, this.stderr);
-    const { checkUrl, authProvider } = this.options;
-    await checkUrl?.(this.config.url);
-    const provider = authProvider?.(this.key);
-    const fetch = provider && checkUrl ? guardedFetch(checkUrl, new URL(this.config.url).origin) : undefined;
-    return createTransport(this.config, this.stderr, provider, fetch);
+    const { remote, authProvider } = this.options;
+    await remote?.checkUrl(this.config.url);
+    return createTransport(this.config, this.stderr, authProvider?.(this.key), remote?.fetchFor(this.config.url));
   }
 
   private dropped(client: Client): void {
@@ -359,6 +357,8 @@ function isTransportFailure(error: unknown): boolean {
 }
 
 function describe(error: unknown): string {
+  // A refused address or redirect (guarded-fetch.ts) rides as the cause of a "fetch failed" TypeError.
+  if (error instanceof TypeError && error.cause instanceof AppError) return error.cause.message;
   const message = error instanceof Error ? error.message : String(error);
   return message.replace(/^MCP error -?\d+: /, "");
 }

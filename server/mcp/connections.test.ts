@@ -281,12 +281,14 @@ describe("fixture connection over Streamable HTTP", () => {
 
   it("asks checkUrl before every HTTP connect and stays away from refused URLs", async () => {
     const checked: string[] = [];
-    const pool = new ConnectionPool({
-      checkUrl: (url) => {
+    const remote = {
+      checkUrl: (url: string) => {
         checked.push(url);
         return Promise.reject(new Error("That address is on a private network."));
       },
-    });
+      fetchFor: () => undefined,
+    };
+    const pool = new ConnectionPool({ remote });
     onTestFinished(() => pool.closeAll());
     const http: ConnectorConfig = { kind: "streamable-http", url: "http://10.0.0.1/mcp", headers: {} };
 

@@ -12,6 +12,7 @@ import { type OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.
 
 import { type JsonValue } from "../session/canonical.ts";
 import { McpConnection } from "./connection.ts";
+import type { RemoteAccess } from "./remote-access.ts";
 import { type ConnectorConfig } from "./transports.ts";
 
 export type McpTool = { name: string; description: string; inputSchema: Record<string, JsonValue> };
@@ -28,8 +29,11 @@ export type ConnectionPoolOptions = {
   /** Bound on spawning + initialize, and on each tools/list page. Default 10 s. */
   connectTimeoutMs?: number;
   listChangedDebounceMs?: number;
-  /** Runs before every HTTP/SSE connect (e.g. the SSRF guard, since DNS answers change); throw to refuse. */
-  checkUrl?: (url: string) => Promise<void>;
+  /**
+   * How HTTP/SSE connections reach their URL (remote-access.ts): `checkUrl` before every connect
+   * (throw to refuse) and the fetch every request of the connection, OAuth included, goes through.
+   */
+  remote?: RemoteAccess;
   /**
    * The OAuth provider for an HTTP/SSE connection, or undefined for none. OAuth tokens belong to one
    * user, so a key that gets a provider must be per user (see connection-keys.ts). A connection that

@@ -14,7 +14,7 @@ import { type OAuthAccountDeps } from "./oauth-accounts.ts";
 import { McpOAuthProvider } from "./oauth-provider.ts";
 import { PrismaMcpTokenStore } from "./oauth-store.ts";
 import { McpRegistry, type ResolvedConnector } from "./registry.ts";
-import { assertPublicUrl } from "./url-guard.ts";
+import { createRemoteAccess } from "./remote-access.ts";
 
 type McpRuntime = {
   db: Awaited<ReturnType<typeof getDb>>;
@@ -32,15 +32,16 @@ async function createRuntime(): Promise<McpRuntime> {
   const adminConnectors = await loadAdminConnectors(env.MCP_SERVERS_FILE);
   await syncAdminConnectors(db, adminConnectors);
   const events = { registry: null as McpRegistry | null };
-  const adminUrls = new Set(adminConnectors.flatMap((c) => (c.config.kind === "stdio" ? [] : [c.config.url])));
-  // Re-checked at every connect: DNS answers change. The admin file is trusted as written.
-  const checkUrl = (url: string) =>
-    adminUrls.has(url) ? Promise.resolve() : assertPublicUrl(url, { allowPrivate: env.MCP_ALLOW_PRIVATE_URLS });
+  // Checked at every connect and pinned per request (DNS answers change); the admin file is trusted as written.
+  const remote = createRemoteAccess({
+    allowPrivate: env.MCP_ALLOW_PRIVATE_URLS,
+    trustedUrls: adminConnectors.flatMap((c) => (c.config.kind === "stdio" ? [] : [c.config.url])),
+  });
   const store = new PrismaMcpTokenStore(db);
   const pool = new ConnectionPool({
     onToolsChanged: (key) => void events.registry?.rebuildForConnector(key, "list_changed"),
     onHealthChanged: (key) => void events.registry?.rebuildForConnector(key, "health"),
-    checkUrl,
+    remote,
     authProvider: (key) => {
       const { connectorId, userId } = parseConnectionKey(key);
       if (userId === null) return undefined;
@@ -62,7 +63,7 @@ async function createRuntime(): Promise<McpRuntime> {
     maxOutputChars: env.MCP_TOOL_OUTPUT_MAX_CHARS,
   });
   events.registry = registry;
-  const oauth: OAuthAccountDeps = { db, pool, registry, resolveConnector, store, checkUrl };
+  const oauth: OAuthAccountDeps = { db, pool, registry, resolveConnector, store, remote };
   return { db, registry, pool, adminConnectors, resolveConnector, oauth };
 }
 

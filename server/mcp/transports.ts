@@ -26,7 +26,7 @@ const MAX_LINE_CHARS = 1_000;
 /**
  * `stderr` collects a stdio child's output; pass one tail to keep it across restarts. `authProvider`
  * (HTTP / SSE only) makes the SDK run the MCP authorization flow on 401 / 403 insufficient_scope;
- * `fetch` (HTTP / SSE only) replaces the global fetch, e.g. with guardedFetch.
+ * `fetch` (HTTP / SSE only) replaces the global fetch, e.g. with guardedFetch (remote-access.ts).
  */
 export function createTransport(
   config: ConnectorConfig,
