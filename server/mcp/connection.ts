@@ -1,7 +1,8 @@
 // One live MCP connection (one connector key, one config): lazy connect, the cached tool list and its
 // debounced list_changed refresh, calls with cancellation / timeout / progress, and reconnection with
-// exponential backoff after a drop. The pool in connections.ts owns these; see its header for the
-// invariants callers rely on.
+// exponential backoff after a drop (backoff.ts). The pool in connections.ts owns these; see its header
+// for the invariants callers rely on. A stdio child's stderr never reaches `lastError` or a ToolError
+// (both are shown to users and models): failures are logged for the operator (connector-log.ts).
 import { UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { SseError } from "@modelcontextprotocol/sdk/client/sse.js";
@@ -17,6 +18,7 @@ import { z } from "zod";
 import { AppError } from "../errors.ts";
 import { type JsonValue, jsonValueSchema } from "../session/canonical.ts";
 import { ToolError } from "../session/tool-runner.ts";
+import { ReconnectBackoff } from "./backoff.ts";
 import {
   type ConnectionHealth,
   type ConnectionPoolOptions,
@@ -24,6 +26,7 @@ import {
   type McpCallResult,
   type McpTool,
 } from "./connections.ts";
+import { logConnectorFailure } from "./connector-log.ts";
 import {
   type ConnectorConfig,
   type CreatedTransport,
@@ -33,10 +36,9 @@ import {
 } from "./transports.ts";
 
 const CLIENT_INFO = { name: "patchbay", version: "0.1.0" };
-const BACKOFF_START_MS = 500;
-const BACKOFF_CAP_MS = 30_000;
-const STABLE_AFTER_MS = 10_000;
 const MAX_TOOL_PAGES = 100;
+/** Where a user is sent when an admin's stdio server fails: its stderr is in the server log only. */
+const ADMIN_HINT = " Ask an administrator to check the server log.";
 
 export class McpConnection {
   health: ConnectionHealth = "idle";
@@ -51,8 +53,7 @@ export class McpConnection {
   private knownTools: McpTool[] | null = null;
   private toolsLoad: Promise<McpTool[]> | null = null;
   private toolsGeneration = 0;
-  private failures = 0;
-  private readyAt = 0;
+  private readonly backoff = new ReconnectBackoff();
   private dropReason: string | null = null;
   private silent = false;
   private retryTimer: NodeJS.Timeout | undefined;
@@ -187,15 +188,15 @@ export class McpConnection {
         throw this.unauthorized();
       }
       const reason = error instanceof ToolError ? `no answer within ${this.connectTimeoutMs} ms` : describe(error);
-      this.failed(`Could not connect: ${reason}${this.stderrHint()}`);
-      throw new ToolError("failed", `The ${this.key} connector is unavailable: ${reason}`);
+      this.failed(`Could not connect: ${reason}`);
+      throw new ToolError("failed", this.withHint(`The ${this.key} connector is unavailable: ${reason}`));
     }
     if (this.health === "closed") {
       await client.close();
       throw this.closedError();
     }
     this.client = client;
-    this.readyAt = Date.now();
+    this.backoff.connected();
     this.setHealth("ready");
     return client;
   }
@@ -214,17 +215,18 @@ export class McpConnection {
     this.tools = null;
     clearTimeout(this.refreshTimer);
     if (this.health === "closed") return;
-    if (Date.now() - this.readyAt >= STABLE_AFTER_MS) this.failures = 0;
-    this.failed(`${this.dropReason ?? "The server closed the connection."}${this.stderrHint()}`);
+    this.failed(this.dropReason ?? "The server closed the connection.");
     this.dropReason = null;
   }
 
+  /** `message` is shown to users: it must not quote the server's stderr (the operator log gets that). */
   private failed(message: string): void {
-    this.lastError = message;
-    this.failures += 1;
+    this.lastError = this.withHint(message);
+    const name = this.options.describeKey?.(this.key) ?? this.key;
+    logConnectorFailure(name, message, this.stderr.lines(), this.config);
+    const delay = this.backoff.nextDelay();
     this.setHealth("unhealthy");
     if (this.retryTimer) return;
-    const delay = Math.min(BACKOFF_START_MS * 2 ** (this.failures - 1), BACKOFF_CAP_MS);
     this.retryTimer = setTimeout(() => {
       this.retryTimer = undefined;
       // A failed attempt records its error and schedules the next one itself.
@@ -286,13 +288,14 @@ export class McpConnection {
     if (!this.silent) notify(() => this.options.onHealthChanged?.(this.key, health));
   }
 
-  stderrTail(): string[] {
-    return this.stderr.lines();
+  /** An admin's stdio server: its details are in the server log, so users are sent to the admin. */
+  private withHint(message: string): string {
+    return this.config.kind === "stdio" ? `${message.replace(/\.?$/, ".")}${ADMIN_HINT}` : message;
   }
 
-  private stderrHint(): string {
-    const last = this.stderr.lines().findLast((line) => line.trim() !== "");
-    return last ? ` Last stderr line: ${last}` : "";
+  /** For the server's own use only (e.g. the operator log): stderr can hold secrets. */
+  stderrTail(): string[] {
+    return this.stderr.lines();
   }
 
   private closedError(): ToolError {

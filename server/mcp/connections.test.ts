@@ -171,6 +171,8 @@ describe("fixture connections over stdio", () => {
 
   it("reports a crash mid-call as failed, turns unhealthy, and reconnects on the next listTools", async () => {
     const { pool, health } = trackedPool();
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => undefined);
+    onTestFinished(() => warn.mockRestore());
     await pool.listTools(KEY, config);
 
     const error = await rejection(caller(pool)("crash"));
@@ -179,8 +181,9 @@ describe("fixture connections over stdio", () => {
     expect(error.message).toBe("The fixture connector disconnected during the call.");
     expect(pool.health(KEY)).toBe("unhealthy");
     expect(health).toEqual(["ready", "unhealthy"]);
-    expect(pool.lastError(KEY)).toContain("crashing on purpose");
+    expect(pool.lastError(KEY)).toBe("The server closed the connection. Ask an administrator to check the server log.");
     expect(pool.recentStderr(KEY)).toContain("mcp-fixture: crashing on purpose");
+    expect(String(warn.mock.calls.at(-1)?.[0])).toContain("mcp-fixture: crashing on purpose");
 
     expect(await pool.listTools(KEY, config)).toHaveLength(staticTools.length);
     expect(pool.health(KEY)).toBe("ready");
@@ -230,6 +233,33 @@ describe("fixture connections over stdio", () => {
     expect(pool.health(KEY)).toBe("closed");
     expect(health.at(-1)).toBe("closed");
     await vi.waitFor(() => expect(isAlive(second)).toBe(false), { timeout: 5_000 });
+  });
+
+  it("keeps a stdio server's stderr from users and the model, and logs it for the operator with its secrets redacted", async () => {
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => undefined);
+    onTestFinished(() => warn.mockRestore());
+    const { pool } = trackedPool();
+    const secret = "sk-live-0123456789abcdef";
+    const leaky: ConnectorConfig = {
+      kind: "stdio",
+      command: process.execPath,
+      args: ["-e", "console.error('booting with key ' + process.env.SERVICE_API_KEY); process.exit(3)"],
+      env: { SERVICE_API_KEY: secret },
+    };
+
+    const error = await rejection(pool.listTools("leaky", leaky));
+
+    expect(error.message).toBe(
+      "The leaky connector is unavailable: Connection closed. Ask an administrator to check the server log.",
+    );
+    expect(pool.lastError("leaky")).toBe(
+      "Could not connect: Connection closed. Ask an administrator to check the server log.",
+    );
+    expect(pool.recentStderr("leaky")).toEqual([`booting with key ${secret}`]); // server-side only
+    const logged = warn.mock.calls.map((args) => args.join(" ")).join("\n");
+    expect(logged).toContain("[patchbay] MCP connector leaky: Could not connect: Connection closed");
+    expect(logged).toContain("booting with key [redacted]");
+    expect(logged).not.toContain(secret);
   });
 
   it("fails with a readable error when the command does not exist", async () => {

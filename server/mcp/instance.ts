@@ -38,7 +38,13 @@ async function createRuntime(): Promise<McpRuntime> {
     trustedUrls: adminConnectors.flatMap((c) => (c.config.kind === "stdio" ? [] : [c.config.url])),
   });
   const store = new PrismaMcpTokenStore(db);
+  // Connector names by id, as resolved: the operator's log names a failing connection by them.
+  const names = new Map<string, string>();
   const pool = new ConnectionPool({
+    describeKey: (key) => {
+      const name = names.get(parseConnectionKey(key).connectorId);
+      return name === undefined ? key : `"${name}" (${key})`;
+    },
     onToolsChanged: (key) => void events.registry?.rebuildForConnector(key, "list_changed"),
     onHealthChanged: (key) => void events.registry?.rebuildForConnector(key, "health"),
     remote,
@@ -53,8 +59,11 @@ async function createRuntime(): Promise<McpRuntime> {
       });
     },
   });
-  const resolveConnector = (connectorId: string): Promise<ResolvedConnector | null> =>
-    resolveConnectorRow(db, connectorId, adminConnectors);
+  const resolveConnector = async (connectorId: string): Promise<ResolvedConnector | null> => {
+    const resolved = await resolveConnectorRow(db, connectorId, adminConnectors);
+    if (resolved) names.set(resolved.id, resolved.name);
+    return resolved;
+  };
   const registry = new McpRegistry({
     db,
     pool,

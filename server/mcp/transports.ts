@@ -2,7 +2,8 @@
 // legacy SSE) becomes an SDK client transport. Invariants: a stdio child never inherits the app's
 // environment (which holds secrets) — it gets the SDK's short safe list (PATH, HOME, USER, SHELL,
 // TERM, LOGNAME) plus the connector's own `env`; its stderr is piped into a bounded tail kept for
-// diagnostics and never logged, so env values a server echoes stay on this connection.
+// diagnostics, which only the operator's log sees, with the connector's env values redacted
+// (connector-log.ts): never a browser, never a model.
 import { type OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
 import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
 import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
