@@ -3,7 +3,8 @@
 // never), per-tool switches and policy overrides, health, and the registry revision. When a change
 // alters the tools while an answer is streaming, it says the change applies on the next request and
 // offers "Apply now" (restart the answer with the new tools). A connector that wants the user's own
-// account shows "authorization needed" and the account control (sign-in opens in a new tab).
+// account shows "authorization needed" and the account control (sign-in opens in a new tab). A
+// connector left out for a name clash says so, and why, instead of silently missing its tools.
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 
@@ -108,7 +109,11 @@ export function ConnectorPanel({ sessionId, toolsRevision, streaming }: Props) {
               <span>
                 <span className="font-medium">{connector.name}</span>{" "}
                 <span className="text-xs text-zinc-500">
-                  {connector.enabled ? (healthLabels[connector.health] ?? connector.health) : "off"}
+                  {!connector.enabled
+                    ? "off"
+                    : connector.conflict
+                      ? "left out"
+                      : (healthLabels[connector.health] ?? connector.health)}
                 </span>
               </span>
               <Switch
@@ -140,6 +145,11 @@ export function ConnectorPanel({ sessionId, toolsRevision, streaming }: Props) {
                 ))}
               </select>
             </label>
+            {connector.enabled && connector.conflict && (
+              <p className="text-xs text-amber-800 dark:text-amber-200" data-testid="connector-conflict">
+                {connector.conflict}
+              </p>
+            )}
             {connector.enabled && connector.lastError && connector.health === "unhealthy" && (
               <p className="text-xs text-red-700 dark:text-red-300">{connector.lastError}</p>
             )}

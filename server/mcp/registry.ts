@@ -20,6 +20,7 @@ import type { JsonValue, ToolSpec } from "../session/canonical.ts";
 import { appendEvent } from "../session/events.ts";
 import { ToolError, type ToolCallRequest, type ToolOutcome, type ToolSource } from "../session/tool-runner.ts";
 import { connectionKey, parseConnectionKey } from "./connection-keys.ts";
+import { BUILTIN_CONNECTOR } from "./connector-names.ts";
 import type { ConnectionPool } from "./connections.ts";
 import {
   commitRevision,
@@ -37,12 +38,12 @@ import {
   type Selection,
 } from "./snapshot-manifest.ts";
 import { composeTools } from "./compose-tools.ts";
+import { findNameClashes } from "./name-clashes.ts";
 import { callMcpTool } from "./tool-call.ts";
 import { hashToolList, HashedStore } from "./tool-lists.ts";
 import type { McpTool } from "./connections.ts";
 import type { ConnectorConfig } from "./transports.ts";
 
-export const BUILTIN_CONNECTOR = "builtin";
 const SNAPSHOT_CACHE_LIMIT = 1_000;
 /** Compare-and-set attempts of one rebuild before it gives up (each loss means another rebuild won). */
 const MAX_COMMIT_ATTEMPTS = 20;
@@ -195,8 +196,8 @@ export class McpRegistry implements ToolSource {
   }
 
   /**
-   * The tool lists of the switched-on connectors (a connector removed, unreadable or unhealthy has
-   * none this revision). `resolving` holds connector lookups already under way.
+   * The tool lists of the switched-on connectors (a connector removed, unreadable, unhealthy or left
+   * out for its name has none this revision). `resolving` holds connector lookups already under way.
    */
   private async listConnectorTools(
     bindings: Binding[],
@@ -204,9 +205,11 @@ export class McpRegistry implements ToolSource {
     resolving: Map<string, Promise<ResolvedConnector | null>>,
   ): Promise<Map<string, ListSource>> {
     const lists = new Map<string, ListSource>();
+    const enabled = bindings.filter((binding) => binding.enabled);
+    const clashes = findNameClashes(enabled);
     await Promise.all(
-      bindings
-        .filter((binding) => binding.enabled)
+      enabled
+        .filter((binding) => !clashes.has(binding.connectorId))
         .map(async ({ connectorId }) => {
           const connector = await (resolving.get(connectorId) ?? this.resolve(connectorId));
           if (!connector) return;

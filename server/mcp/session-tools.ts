@@ -10,6 +10,7 @@ import { getChatSession } from "../session/chat-sessions.ts";
 import { connectionKey } from "./connection-keys.ts";
 import type { ConnectionHealth, ConnectionPool } from "./connections.ts";
 import { listConnectors } from "./connectors.ts";
+import { findNameClashes } from "./name-clashes.ts";
 import type { McpRegistry, ResolvedConnector } from "./registry.ts";
 
 /**
@@ -33,6 +34,8 @@ export type SessionConnectorDto = {
   policy: ToolPolicy;
   health: ConnectionHealth;
   lastError: string | null;
+  /** Why the connector's tools are left out of this chat although it is on (a name clash), or null. */
+  conflict: string | null;
   tools: SessionToolDto[];
 };
 export type SessionToolsDto = { revision: number; builtinTools: SessionToolDto[]; connectors: SessionConnectorDto[] };
@@ -58,10 +61,17 @@ export async function getSessionTools(deps: Deps, ownerId: string, sessionId: st
     db.sessionConnector.findMany({ where: { sessionId } }),
   ]);
   const exposed = new Map(snapshot.tools.map((tool) => [`${tool.connectorId}/${tool.toolName}`, tool.exposedName]));
+  const isOn = (id: string) => bindings.some((binding) => binding.connectorId === id && binding.enabled);
+  const clashes = findNameClashes(
+    visible
+      .filter((connector) => isOn(connector.id))
+      .map(({ id, name, source }) => ({ connectorId: id, name, source })),
+  );
   const connectors = await Promise.all(
     visible.map(async (connector): Promise<SessionConnectorDto> => {
       const binding = bindings.find((candidate) => candidate.connectorId === connector.id);
-      const resolved = binding?.enabled ? await deps.resolveConnector(connector.id) : null;
+      const isUsable = binding?.enabled === true && !clashes.has(connector.id);
+      const resolved = isUsable ? await deps.resolveConnector(connector.id) : null;
       const key = resolved ? connectionKey(resolved, ownerId) : connector.id;
       const listed = resolved
         ? await pool.listTools(key, resolved.config, AbortSignal.timeout(5_000)).catch(() => [])
@@ -76,6 +86,7 @@ export async function getSessionTools(deps: Deps, ownerId: string, sessionId: st
         policy,
         health: pool.health(key),
         lastError: pool.lastError(key) ?? null,
+        conflict: clashes.get(connector.id) ?? null,
         tools: listed.map((tool) => ({
           name: tool.name,
           exposedName: exposed.get(`${connector.id}/${tool.name}`) ?? null,
