@@ -4,7 +4,8 @@
 // alters the tools while an answer is streaming, it says the change applies on the next request and
 // offers "Apply now" (restart the answer with the new tools). A connector that wants the user's own
 // account shows "authorization needed" and the account control (sign-in opens in a new tab). A
-// connector left out for a name clash says so, and why, instead of silently missing its tools.
+// connector left out for a name clash says so, and why, instead of silently missing its tools, and
+// a failed update of the chat's tools is shown until one succeeds.
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 
@@ -54,7 +55,8 @@ export function ConnectorPanel({ sessionId, toolsRevision, streaming }: Props) {
   const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.tools.state.queryKey({ sessionId }) });
   const options = {
     onSuccess: () => (setError(null), refresh()),
-    onError: (e: { message: string }) => setError(e.message),
+    // A switch whose tools could not be updated was undone on the server: reload to show it off again.
+    onError: (e: { message: string }) => (setError(e.message), refresh()),
   };
   const setConnector = useMutation(trpc.tools.setConnector.mutationOptions(options));
   const setTool = useMutation(trpc.tools.setTool.mutationOptions(options));
@@ -99,6 +101,11 @@ export function ConnectorPanel({ sessionId, toolsRevision, streaming }: Props) {
       {error && (
         <p role="alert" className="text-red-700 dark:text-red-300">
           {error}
+        </p>
+      )}
+      {state.data?.rebuildError && (
+        <p role="status" className="text-xs text-red-700 dark:text-red-300" data-testid="tools-rebuild-error">
+          {state.data.rebuildError}
         </p>
       )}
       {state.data?.connectors.length === 0 && <p className="text-zinc-500">No connectors yet. Add one in settings.</p>}

@@ -3,6 +3,8 @@
 // each connector's tool policy (allow / ask / deny) and per-tool overrides, and the current registry
 // revision. Every switch goes through the registry, which bumps the revision; the running turn picks
 // it up on its next model request. Policies are set in server/policy/connector-policy.ts.
+// The panel never lies about the tools: a switch whose rebuild fails is undone (and the user told
+// why), and a background rebuild that failed is shown (and retried) until one succeeds.
 import type { Db } from "../db.ts";
 import { AppError } from "../errors.ts";
 import { DEFAULT_POLICY, parseToolPolicies, type ToolPolicy } from "../policy/rules.ts";
@@ -11,6 +13,7 @@ import { connectionKey } from "./connection-keys.ts";
 import type { ConnectionHealth, ConnectionPool } from "./connections.ts";
 import { listConnectors } from "./connectors.ts";
 import { findNameClashes } from "./name-clashes.ts";
+import { describeRebuildError } from "./rebuild-failures.ts";
 import type { McpRegistry, ResolvedConnector } from "./registry.ts";
 
 /**
@@ -38,7 +41,13 @@ export type SessionConnectorDto = {
   conflict: string | null;
   tools: SessionToolDto[];
 };
-export type SessionToolsDto = { revision: number; builtinTools: SessionToolDto[]; connectors: SessionConnectorDto[] };
+/** `rebuildError`: the tools could not be updated after a change, so the model still sees `revision`'s. */
+export type SessionToolsDto = {
+  revision: number;
+  rebuildError: string | null;
+  builtinTools: SessionToolDto[];
+  connectors: SessionConnectorDto[];
+};
 
 type Deps = {
   db: Db;
@@ -55,7 +64,9 @@ export async function assertVisibleConnector(db: Db, ownerId: string, connectorI
 export async function getSessionTools(deps: Deps, ownerId: string, sessionId: string): Promise<SessionToolsDto> {
   const { db, registry, pool } = deps;
   await getChatSession(db, ownerId, sessionId);
+  await registry.retryFailedRebuild(sessionId);
   const snapshot = await registry.snapshot(sessionId);
+  const failure = registry.rebuildFailure(sessionId);
   const [visible, bindings] = await Promise.all([
     listConnectors(db, ownerId),
     db.sessionConnector.findMany({ where: { sessionId } }),
@@ -108,7 +119,10 @@ export async function getSessionTools(deps: Deps, ownerId: string, sessionId: st
       policy: "allow" as const,
       policyOverride: null,
     }));
-  return { revision: snapshot.revision, builtinTools, connectors };
+  const rebuildError = failure
+    ? `This chat's tools could not be updated (${failure.reason}): ${failure.message} The model keeps the tools of revision ${snapshot.revision} until an update succeeds.`
+    : null;
+  return { revision: snapshot.revision, rebuildError, builtinTools, connectors };
 }
 
 export async function setConnectorEnabled(
@@ -118,12 +132,16 @@ export async function setConnectorEnabled(
 ): Promise<{ revision: number }> {
   await getChatSession(deps.db, ownerId, input.sessionId);
   await assertVisibleConnector(deps.db, ownerId, input.connectorId);
-  await deps.db.sessionConnector.upsert({
-    where: { sessionId_connectorId: { sessionId: input.sessionId, connectorId: input.connectorId } },
-    create: { sessionId: input.sessionId, connectorId: input.connectorId, enabled: input.enabled },
-    update: { enabled: input.enabled },
-  });
-  return { revision: await deps.registry.rebuild(input.sessionId, input.enabled ? "connector on" : "connector off") };
+  const { sessionId, connectorId, enabled } = input;
+  const where = { sessionId_connectorId: { sessionId, connectorId } };
+  const previous = await deps.db.sessionConnector.findUnique({ where, select: { enabled: true } });
+  await deps.db.sessionConnector.upsert({ where, create: { sessionId, connectorId, enabled }, update: { enabled } });
+  const unchanged = { sessionId, connectorId, enabled }; // undo only what nobody has changed since
+  return rebuildOrUndo(deps, sessionId, enabled ? "connector on" : "connector off", () =>
+    previous
+      ? deps.db.sessionConnector.updateMany({ where: unchanged, data: { enabled: previous.enabled } })
+      : deps.db.sessionConnector.deleteMany({ where: unchanged }),
+  );
 }
 
 export async function setToolEnabled(
@@ -139,6 +157,34 @@ export async function setToolEnabled(
   const disabled = new Set(binding.disabledTools);
   if (input.enabled) disabled.delete(input.toolName);
   else disabled.add(input.toolName);
-  await deps.db.sessionConnector.update({ where: key, data: { disabledTools: [...disabled] } });
-  return { revision: await deps.registry.rebuild(input.sessionId, input.enabled ? "tool on" : "tool off") };
+  const written = [...disabled];
+  await deps.db.sessionConnector.update({ where: key, data: { disabledTools: written } });
+  const { sessionId, connectorId } = input;
+  return rebuildOrUndo(deps, sessionId, input.enabled ? "tool on" : "tool off", () =>
+    deps.db.sessionConnector.updateMany({
+      where: { sessionId, connectorId, disabledTools: { equals: written } },
+      data: { disabledTools: binding.disabledTools },
+    }),
+  );
+}
+
+/**
+ * The rebuild after a saved switch. If it fails, the switch is undone, so the panel never shows a
+ * switch the model's tools lack, and the user is told why. The restored state is rebuilt once more:
+ * another instance may have published the switch meanwhile (a failure there is kept for the panel).
+ */
+async function rebuildOrUndo(
+  deps: Deps,
+  sessionId: string,
+  reason: string,
+  undo: () => Promise<unknown>,
+): Promise<{ revision: number }> {
+  try {
+    return { revision: await deps.registry.rebuild(sessionId, reason) };
+  } catch (error) {
+    await undo();
+    await deps.registry.rebuildSessions([sessionId], `${reason} undone`);
+    const code = error instanceof AppError ? error.code : "unavailable:tools";
+    throw new AppError(code, `The switch was undone: ${describeRebuildError(error)}`, { cause: error });
+  }
 }
