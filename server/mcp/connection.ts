@@ -56,6 +56,8 @@ export class McpConnection {
   private readonly backoff = new ReconnectBackoff();
   private dropReason: string | null = null;
   private silent = false;
+  /** The connected stdio child, until it is known to be gone (dropped, or close() finished). */
+  private childPid: number | null = null;
   private retryTimer: NodeJS.Timeout | undefined;
   private refreshTimer: NodeJS.Timeout | undefined;
 
@@ -116,6 +118,7 @@ export class McpConnection {
     this.client = null;
     this.tools = null;
     await Promise.allSettled([client?.close(), this.connecting]);
+    this.childPid = null; // the SDK's close ends with SIGKILL if need be
   }
 
   private loadTools(): Promise<McpTool[]> {
@@ -174,11 +177,13 @@ export class McpConnection {
         this.lastError = describe(error);
       }
     };
+    let childPid = (): number | null => null;
     try {
-      const { transport } = await this.createTransport();
+      const created = await this.createTransport();
+      childPid = created.childPid;
       // No signal for the SDK here: it would keep its listener and "cancel" initialize after success.
       const timeout = AbortSignal.timeout(this.connectTimeoutMs);
-      await untilAborted(client.connect(transport, { timeout: this.connectTimeoutMs }), timeout);
+      await untilAborted(client.connect(created.transport, { timeout: this.connectTimeoutMs }), timeout);
     } catch (error) {
       void client.close().catch(() => undefined);
       if (this.health === "closed") throw this.closedError();
@@ -196,6 +201,7 @@ export class McpConnection {
       throw this.closedError();
     }
     this.client = client;
+    this.childPid = childPid();
     this.backoff.connected();
     this.setHealth("ready");
     return client;
@@ -212,6 +218,7 @@ export class McpConnection {
   private dropped(client: Client): void {
     if (client !== this.client) return;
     this.client = null;
+    this.childPid = null; // the transport closes when the child's pipes do
     this.tools = null;
     clearTimeout(this.refreshTimer);
     if (this.health === "closed") return;
@@ -291,6 +298,26 @@ export class McpConnection {
   /** An admin's stdio server: its details are in the server log, so users are sent to the admin. */
   private withHint(message: string): string {
     return this.config.kind === "stdio" ? `${message.replace(/\.?$/, ".")}${ADMIN_HINT}` : message;
+  }
+
+  /**
+   * Sends SIGTERM to the stdio child, synchronously: the last resort when the process is exiting
+   * before close() could finish (shutdown.ts). Returns the pid signalled, if any.
+   */
+  killChildNow(): number | null {
+    const pid = this.childPid;
+    if (pid === null) return null;
+    try {
+      process.kill(pid, "SIGTERM");
+      return pid;
+    } catch {
+      return null; // already gone
+    }
+  }
+
+  /** The running stdio child's pid, or null. */
+  runningChildPid(): number | null {
+    return this.childPid;
   }
 
   /** For the server's own use only (e.g. the operator log): stderr can hold secrets. */

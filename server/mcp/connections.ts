@@ -83,8 +83,19 @@ export class ConnectionPool {
     await this.connections.get(key)?.close();
   }
 
+  /** Closes every connection; a stdio child gets its stdin closed, then SIGTERM, then SIGKILL. */
   async closeAll(): Promise<void> {
     await Promise.all([...this.connections.values()].map((connection) => connection.close()));
+  }
+
+  /** The pids of the stdio children running now. */
+  childPids(): number[] {
+    return [...this.connections.values()].flatMap((connection) => connection.runningChildPid() ?? []);
+  }
+
+  /** SIGTERM to every stdio child, synchronously (for a process that exits now); the pids signalled. */
+  killChildrenNow(): number[] {
+    return [...this.connections.values()].flatMap((connection) => connection.killChildNow() ?? []);
   }
 
   private connection(key: string, config: ConnectorConfig): McpConnection {

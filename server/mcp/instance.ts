@@ -3,7 +3,8 @@
 // their ToolSource. A connector's list_changed or health change rebuilds every session using it.
 // Connections with per-user credentials (connection-keys.ts) carry their user's McpOAuthProvider
 // over the Postgres token store; those never start an authorization themselves (`background`):
-// the user does, from the UI (oauth-accounts.ts).
+// the user does, from the UI (oauth-accounts.ts). installShutdown wires the graceful shutdown
+// (shutdown.ts) once per process, so no stdio MCP server outlives the app.
 import { getDb } from "../db.ts";
 import { env } from "../env.ts";
 import { loadAdminConnectors, type AdminConnector } from "./admin-file.ts";
@@ -14,18 +15,20 @@ import { type OAuthAccountDeps } from "./oauth-accounts.ts";
 import { McpOAuthProvider } from "./oauth-provider.ts";
 import { PrismaMcpTokenStore } from "./oauth-store.ts";
 import { McpRegistry, type ResolvedConnector } from "./registry.ts";
-import { createRemoteAccess } from "./remote-access.ts";
+import { createRemoteAccess, type RemoteAccess } from "./remote-access.ts";
+import { installGracefulShutdown } from "./shutdown.ts";
 
 type McpRuntime = {
   db: Awaited<ReturnType<typeof getDb>>;
   registry: McpRegistry;
   pool: ConnectionPool;
+  remote: RemoteAccess & { close(): Promise<void> };
   adminConnectors: AdminConnector[];
   resolveConnector: (connectorId: string) => Promise<ResolvedConnector | null>;
   oauth: OAuthAccountDeps;
 };
 
-const globalForMcp = globalThis as unknown as { patchbayMcp?: Promise<McpRuntime> };
+const globalForMcp = globalThis as unknown as { patchbayMcp?: Promise<McpRuntime>; patchbayShutdown?: boolean };
 
 async function createRuntime(): Promise<McpRuntime> {
   const db = await getDb();
@@ -73,7 +76,7 @@ async function createRuntime(): Promise<McpRuntime> {
   });
   events.registry = registry;
   const oauth: OAuthAccountDeps = { db, pool, registry, resolveConnector, store, remote };
-  return { db, registry, pool, adminConnectors, resolveConnector, oauth };
+  return { db, registry, pool, remote, adminConnectors, resolveConnector, oauth };
 }
 
 /**
@@ -91,4 +94,22 @@ export function getMcpRuntime(): Promise<McpRuntime> {
     throw error;
   });
   return globalForMcp.patchbayMcp;
+}
+
+/**
+ * Installs the graceful shutdown once per process: on SIGTERM / SIGINT, `stopTurns` (the session
+ * manager's stop), then the MCP pool closes (ending every stdio child) and the HTTP agents close.
+ */
+export async function installShutdown(stopTurns: () => Promise<void>): Promise<void> {
+  if (globalForMcp.patchbayShutdown) return;
+  globalForMcp.patchbayShutdown = true;
+  const { pool, remote } = await getMcpRuntime();
+  installGracefulShutdown({
+    steps: [
+      { name: "session manager", run: stopTurns },
+      { name: "MCP connections", run: () => pool.closeAll() },
+      { name: "remote MCP HTTP agents", run: () => remote.close() },
+    ],
+    killChildrenNow: () => void pool.killChildrenNow(),
+  });
 }

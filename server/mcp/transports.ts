@@ -19,6 +19,8 @@ export type CreatedTransport = {
   transport: Transport;
   /** The last lines the stdio child wrote to stderr (oldest first); always empty for HTTP. */
   stderrTail: () => string[];
+  /** The stdio child's pid while it runs (for shutdown.ts); always null for HTTP. */
+  childPid: () => number | null;
 };
 
 export const STDERR_TAIL_LINES = 50;
@@ -42,7 +44,7 @@ export function createTransport(
     config.kind === "sse"
       ? new SSEClientTransport(url, { requestInit, authProvider, fetch })
       : new StreamableHTTPClientTransport(url, { requestInit, authProvider, fetch });
-  return { transport, stderrTail: () => [] };
+  return { transport, stderrTail: () => [], childPid: () => null };
 }
 
 /** The environment a stdio child starts with: the SDK's safe defaults, then the connector's own. */
@@ -60,7 +62,7 @@ function createStdioTransport(config: Extract<ConnectorConfig, { kind: "stdio" }
   });
   // The SDK hands out the piped stream before start(), so early output is not lost.
   transport.stderr?.on("data", (chunk: Buffer | string) => tail.push(chunk.toString()));
-  return { transport, stderrTail: () => tail.lines() };
+  return { transport, stderrTail: () => tail.lines(), childPid: () => transport.pid };
 }
 
 /** Keeps the last `limit` complete lines of a text stream (plus any unterminated last line). */
