@@ -276,6 +276,48 @@ describe("fixture connections over stdio", () => {
   });
 });
 
+describe("reconnect backoff, on a fake clock with a real fixture process", () => {
+  const realSetTimeout = globalThis.setTimeout;
+  const sleep = (ms: number) => new Promise((resolve) => realSetTimeout(resolve, ms));
+
+  async function waitForHealth(pool: ConnectionPool, health: ConnectionHealth): Promise<void> {
+    for (let waited = 0; pool.health(KEY) !== health; waited += 20) {
+      if (waited > 10_000) throw new Error(`still ${pool.health(KEY)}, not ${health}`);
+      await sleep(20);
+    }
+  }
+
+  it(
+    "retries 0.5 s after a drop, doubling up to 30 s, and starts over once a connection stayed up 10 s",
+    { timeout: 60_000 },
+    async () => {
+      vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "Date"] });
+      onTestFinished(() => {
+        vi.useRealTimers();
+      });
+      vi.spyOn(console, "warn").mockImplementation(() => undefined);
+      onTestFinished(() => vi.restoreAllMocks());
+      const { pool } = trackedPool();
+      await pool.listTools(KEY, config);
+
+      /** Crashes the server at once (so it was not up 10 s) and checks the background retry comes after exactly `delay`. */
+      const crashThenRetryAfter = async (delay: number) => {
+        await rejection(caller(pool)("crash"));
+        expect(pool.health(KEY)).toBe("unhealthy");
+        await vi.advanceTimersByTimeAsync(delay - 1);
+        expect(pool.health(KEY)).toBe("unhealthy"); // not yet
+        await vi.advanceTimersByTimeAsync(1);
+        expect(pool.health(KEY)).toBe("connecting"); // the retry has started
+        await waitForHealth(pool, "ready");
+      };
+
+      for (const delay of [500, 1_000, 2_000, 4_000, 8_000, 16_000, 30_000, 30_000]) await crashThenRetryAfter(delay);
+      await vi.advanceTimersByTimeAsync(10_000); // up for 10 s
+      await crashThenRetryAfter(500);
+    },
+  );
+});
+
 describe("fixture connection over Streamable HTTP", () => {
   it("sends the configured headers, lists tools and follows list_changed", async () => {
     const server = await startFixtureHttp();
