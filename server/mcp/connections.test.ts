@@ -295,8 +295,8 @@ describe("reconnect backoff, on a fake clock with a real fixture process", () =>
       onTestFinished(() => {
         vi.useRealTimers();
       });
-      vi.spyOn(console, "warn").mockImplementation(() => undefined);
-      onTestFinished(() => vi.restoreAllMocks());
+      const warn = vi.spyOn(console, "warn").mockImplementation(() => undefined); // one line per crash
+      onTestFinished(() => warn.mockRestore());
       const { pool } = trackedPool();
       await pool.listTools(KEY, config);
 
