@@ -5,20 +5,17 @@
 // (both are shown to users and models): failures are logged for the operator (connector-log.ts).
 import { UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { SseError } from "@modelcontextprotocol/sdk/client/sse.js";
-import { StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import {
   CallToolResultSchema,
   ErrorCode,
   McpError,
   ToolListChangedNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
-import { z } from "zod";
 
-import { AppError } from "../errors.ts";
-import { type JsonValue, jsonValueSchema } from "../session/canonical.ts";
+import { type JsonValue } from "../session/canonical.ts";
 import { ToolError } from "../session/tool-runner.ts";
 import { ReconnectBackoff } from "./backoff.ts";
+import { abortError, describe, formatSeconds, isTransportFailure, untilAborted } from "./call-errors.ts";
 import {
   type ConnectionHealth,
   type ConnectionPoolOptions,
@@ -27,6 +24,7 @@ import {
   type McpTool,
 } from "./connections.ts";
 import { logConnectorFailure } from "./connector-log.ts";
+import { listAllTools } from "./list-tools.ts";
 import {
   type ConnectorConfig,
   type CreatedTransport,
@@ -36,7 +34,6 @@ import {
 } from "./transports.ts";
 
 const CLIENT_INFO = { name: "patchbay", version: "0.1.0" };
-const MAX_TOOL_PAGES = 100;
 /** Where a user is sent when an admin's stdio server fails: its stderr is in the server log only. */
 const ADMIN_HINT = " Ask an administrator to check the server log.";
 
@@ -328,73 +325,6 @@ export class McpConnection {
   private closedError(): ToolError {
     return new ToolError("failed", `The ${this.key} connector was closed.`);
   }
-}
-
-const toolListPageSchema = z.object({ tools: z.array(z.unknown()), nextCursor: z.string().optional() });
-const toolEntrySchema = z.object({
-  name: z.string().min(1),
-  description: z.string().optional(),
-  inputSchema: z.record(z.string(), jsonValueSchema).optional(),
-});
-
-/**
- * All pages of tools/list. Lenient on purpose: the SDK's own listTools rejects the whole list when
- * one tool is malformed; here a malformed or duplicate tool is skipped and the rest stay usable.
- */
-async function listAllTools(client: Client, timeoutMs: number): Promise<McpTool[]> {
-  const tools = new Map<string, McpTool>();
-  let cursor: string | undefined;
-  for (let page = 0; page < MAX_TOOL_PAGES; page++) {
-    const params = cursor === undefined ? {} : { cursor };
-    const result = await client.request({ method: "tools/list", params }, toolListPageSchema, { timeout: timeoutMs });
-    for (const raw of result.tools) {
-      const parsed = toolEntrySchema.safeParse(raw);
-      const schema = parsed.data?.inputSchema ?? { type: "object" };
-      if (!parsed.success || (schema.type ?? "object") !== "object" || tools.has(parsed.data.name)) continue;
-      const { name, description = "" } = parsed.data;
-      tools.set(name, { name, description, inputSchema: { ...schema, type: "object" } });
-    }
-    cursor = result.nextCursor;
-    if (cursor === undefined) return [...tools.values()];
-  }
-  throw new Error(`The server returned more than ${MAX_TOOL_PAGES} pages of tools.`);
-}
-
-/** `work`, unless `signal` aborts first (then a ToolError cancelled / timeout). */
-function untilAborted<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
-  if (!signal) return work;
-  if (signal.aborted) return Promise.reject(abortError(signal));
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(abortError(signal));
-    signal.addEventListener("abort", onAbort, { once: true });
-    void work.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
-  });
-}
-
-function abortError(signal: AbortSignal): ToolError {
-  const reason: unknown = signal.reason;
-  return reason instanceof DOMException && reason.name === "TimeoutError"
-    ? new ToolError("timeout", "The tool call timed out.")
-    : new ToolError("cancelled", "The tool call was cancelled.");
-}
-
-function isTransportFailure(error: unknown): boolean {
-  return (
-    error instanceof StreamableHTTPError ||
-    error instanceof SseError ||
-    (error instanceof TypeError && error.message === "fetch failed")
-  );
-}
-
-function describe(error: unknown): string {
-  // A refused address or redirect (guarded-fetch.ts) rides as the cause of a "fetch failed" TypeError.
-  if (error instanceof TypeError && error.cause instanceof AppError) return error.cause.message;
-  const message = error instanceof Error ? error.message : String(error);
-  return message.replace(/^MCP error -?\d+: /, "");
-}
-
-function formatSeconds(ms: number): string {
-  return ms < 1000 ? `${ms} ms` : `${Math.round(ms / 100) / 10} s`;
 }
 
 /** Listener errors must not break the pool. */
