@@ -1,6 +1,7 @@
 // Live MCP connectors in the browser: the admin's server-everything (a real MCP server over stdio)
 // switched on in a chat, a tool call through it, a switch while an answer streams with "Apply now",
-// and the settings page (admin connector read-only and testable, private URLs refused).
+// and the settings page (admin connector read-only and testable, private URLs and the admin's
+// connector names refused).
 import { expect, test } from "@playwright/test";
 
 import { ChatPage } from "../pages/chat-page.ts";
@@ -106,7 +107,9 @@ test("a switch mid-answer reaches the next request of the same turn; turn detail
   await expect(details).toHaveCount(0);
 });
 
-test("settings list the admin connector read-only, test it, and refuse private URLs", async ({ page }) => {
+test("settings list the admin connector read-only, test it, and refuse private URLs and the admin's names", async ({
+  page,
+}) => {
   await page.goto("/settings/connectors");
   const everything = page.getByRole("listitem", { name: "everything" });
   await expect(everything).toContainText("set up by the administrator");
@@ -120,4 +123,12 @@ test("settings list the admin connector read-only, test it, and refuse private U
   await page.getByLabel("URL").fill("http://127.0.0.1:9/mcp");
   await page.getByRole("button", { name: "Add connector" }).click();
   await expect(page.getByRole("alert").filter({ hasText: "refused" })).toContainText("private");
+
+  // Its tools would be named like the admin's "everything" tools: refused whatever the case.
+  await page.getByLabel("Name").fill("Everything");
+  await page.getByLabel("URL").fill("https://93.184.215.14/mcp");
+  await page.getByRole("button", { name: "Add connector" }).click();
+  await expect(page.getByRole("alert").filter({ hasText: "administrator" })).toContainText(
+    '"Everything" is the name of a connector your administrator set up',
+  );
 });
