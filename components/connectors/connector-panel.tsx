@@ -5,7 +5,8 @@
 // offers "Apply now" (restart the answer with the new tools) or "Keep for next request" (dismiss the
 // notice; the answer's next model request gets the new tools anyway). A connector that wants the
 // user's own account shows "authorization needed" and the account control (sign-in opens in a new
-// tab).
+// tab). A connector left out for a name clash says so, and why, instead of silently missing its
+// tools, and a failed update of the chat's tools is shown until one succeeds.
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 
@@ -67,7 +68,8 @@ export function ConnectorPanel({ sessionId, toolsRevision, streaming, keptChange
   const options = {
     // A change of the user's own asks again (Keep covered the earlier ones).
     onSuccess: () => (setError(null), onKeepChange(null), refresh()),
-    onError: (e: { message: string }) => setError(e.message),
+    // A switch whose tools could not be updated was undone on the server: reload to show it off again.
+    onError: (e: { message: string }) => (setError(e.message), refresh()),
   };
   const setConnector = useMutation(trpc.tools.setConnector.mutationOptions(options));
   const setTool = useMutation(trpc.tools.setTool.mutationOptions(options));
@@ -121,6 +123,11 @@ export function ConnectorPanel({ sessionId, toolsRevision, streaming, keptChange
           {error}
         </p>
       )}
+      {state.data?.rebuildError && (
+        <p role="status" className="text-xs text-red-700 dark:text-red-300" data-testid="tools-rebuild-error">
+          {state.data.rebuildError}
+        </p>
+      )}
       {state.data?.connectors.length === 0 && <p className="text-zinc-500">No connectors yet. Add one in settings.</p>}
       <ul className="flex flex-col gap-3">
         {state.data?.connectors.map((connector) => (
@@ -129,7 +136,11 @@ export function ConnectorPanel({ sessionId, toolsRevision, streaming, keptChange
               <span>
                 <span className="font-medium">{connector.name}</span>{" "}
                 <span className="text-xs text-zinc-500">
-                  {connector.enabled ? (healthLabels[connector.health] ?? connector.health) : "off"}
+                  {!connector.enabled
+                    ? "off"
+                    : connector.conflict
+                      ? "left out"
+                      : (healthLabels[connector.health] ?? connector.health)}
                 </span>
               </span>
               <Switch
@@ -161,6 +172,11 @@ export function ConnectorPanel({ sessionId, toolsRevision, streaming, keptChange
                 ))}
               </select>
             </label>
+            {connector.enabled && connector.conflict && (
+              <p className="text-xs text-amber-800 dark:text-amber-200" data-testid="connector-conflict">
+                {connector.conflict}
+              </p>
+            )}
             {connector.enabled && connector.lastError && connector.health === "unhealthy" && (
               <p className="text-xs text-red-700 dark:text-red-300">{connector.lastError}</p>
             )}

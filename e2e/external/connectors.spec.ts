@@ -3,7 +3,7 @@
 // tool's progress and its cancellation by Stop, a switch while an answer streams with "Apply now"
 // (the replaced answer collapsed above its replacement, labelled with the new revision) or "Keep
 // for next request", and the settings page (admin connector read-only and testable, private URLs
-// refused, a user's own connector edited and removed).
+// and the admin's connector names refused, a user's own connector edited and removed).
 import { BOB } from "../support/config.ts";
 import { scriptFakeReply } from "../support/fake-provider-control.ts";
 import { expect, test } from "../support/fixtures.ts";
@@ -194,7 +194,9 @@ test("Keep for next request dismisses the notice; the answer goes on and its nex
   await chat.closeTurnDetails();
 });
 
-test("settings list the admin connector read-only, test it, and refuse private URLs", async ({ page }) => {
+test("settings list the admin connector read-only, test it, and refuse private URLs and the admin's names", async ({
+  page,
+}) => {
   await page.goto("/settings/connectors");
   const everything = page.getByRole("listitem", { name: "everything" });
   await expect(everything).toContainText("set up by the administrator");
@@ -208,6 +210,14 @@ test("settings list the admin connector read-only, test it, and refuse private U
   await page.getByLabel("URL").fill("http://127.0.0.1:9/mcp");
   await page.getByRole("button", { name: "Add connector" }).click();
   await expect(page.getByRole("alert").filter({ hasText: "refused" })).toContainText("private");
+
+  // Its tools would be named like the admin's "everything" tools: refused whatever the case.
+  await page.getByLabel("Name").fill("Everything");
+  await page.getByLabel("URL").fill("https://93.184.215.14/mcp");
+  await page.getByRole("button", { name: "Add connector" }).click();
+  await expect(page.getByRole("alert").filter({ hasText: "administrator" })).toContainText(
+    '"Everything" is the name of a connector your administrator set up',
+  );
 });
 
 test("a user's own connector is edited, and removed only once confirmed", async ({ page, connectorSettings }) => {

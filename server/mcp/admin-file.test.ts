@@ -128,6 +128,14 @@ describe("parseAdminFile: refused input", () => {
     expect(message).toContain(`server name "${"a".repeat(41)}" is not allowed`);
   });
 
+  it('refuses the server name "builtin", which belongs to the built-in tools', () => {
+    const message = errorForJson({ mcpServers: { builtin: { command: "x" }, BuiltIn: { command: "y" } } });
+    expect(message).toContain(
+      'mcpServers.builtin: server name "builtin" is not allowed ("builtin" is reserved for Patchbay\'s built-in tools)',
+    );
+    expect(message).toContain('server name "BuiltIn" is not allowed');
+  });
+
   it("reports invalid JSON with the parser's position", () => {
     const message = errorFor('{"mcpServers": {"a": {"command": "x",}}}');
     expect(message).toMatch(/not valid JSON \(.*position \d+/);

@@ -4,21 +4,18 @@
 // `url` (+ headers) a remote one, Streamable HTTP unless `type` or `transport` says "sse". Values are
 // literal: `${VAR}` is not expanded. Commands, env and headers stay in memory; only names, transports
 // and URLs reach the database (see connectors.ts). Admin URLs are trusted and not run through the
-// private-address guard. Keys other apps add (autoApprove, timeout, ...) are ignored.
+// private-address guard. The name "builtin" is reserved (connector-names.ts). Keys other apps add
+// (autoApprove, timeout, ...) are ignored.
 import { readFile } from "node:fs/promises";
 
 import { z } from "zod";
 
 import { env } from "../env.ts";
 import { AppError } from "../errors.ts";
+import { connectorNameSchema } from "./connector-names.ts";
 import type { ConnectorConfig } from "./transports.ts";
 
 export type AdminConnector = { name: string; config: ConnectorConfig; disabled: boolean };
-
-/** A connector name: the `server` in canonical tool names `server.tool`. */
-export const connectorNameSchema = z
-  .string()
-  .regex(/^[a-zA-Z0-9_-]{1,40}$/, { error: "must be 1-40 letters, digits, '-' or '_'" });
 
 /** An HTTP header name (an RFC 9110 token). */
 export const headerNameSchema = z
@@ -134,10 +131,10 @@ export function parseAdminFile(text: string, file: string): AdminConnector[] {
   const connectors: AdminConnector[] = [];
   for (const [name, raw] of Object.entries(parsedFile.data.mcpServers)) {
     const where = formatPath(["mcpServers", name]);
-    if (!connectorNameSchema.safeParse(name).success) {
-      problems.push(
-        `${where}: server name ${JSON.stringify(name)} is not allowed (use 1-40 letters, digits, '-' or '_')`,
-      );
+    const parsedName = connectorNameSchema.safeParse(name);
+    if (!parsedName.success) {
+      const reason = parsedName.error.issues[0]?.message ?? "is not valid";
+      problems.push(`${where}: server name ${JSON.stringify(name)} is not allowed (${reason})`);
       continue;
     }
     const entry = serverEntrySchema.safeParse(raw);

@@ -17,6 +17,8 @@ const source = (name: string, tools: string[]): ListSource => ({
 const builtins = source("builtin", ["current_time"]);
 const binding = (connectorId: string, patch: Partial<Binding> = {}): Binding => ({
   connectorId,
+  name: connectorId,
+  source: "user",
   enabled: true,
   disabledTools: [],
   policy: "allow",
@@ -77,5 +79,40 @@ describe("composeTools", () => {
     // A third tool literally named like one of those disambiguated names.
     clash.set("b", source("a_b", ["c", `c_${shortHash("a.b_c")}`]));
     expect(() => composeTools(builtins, [binding("a"), binding("b")], clash, null)).toThrow(AppError);
+  });
+
+  it("never merges connectors that share a name: the admin's wins, the user's is left out with all its tools", () => {
+    const named = new Map([
+      ["admin-gh", source("github", ["search"])],
+      ["user-gh", source("github", ["search", "delete_repo"])],
+      ["user-bi", source("builtin", ["current_time"])],
+    ]);
+    const bindings = [
+      binding("user-gh", { name: "github" }), // bound first: order must not decide
+      binding("admin-gh", { name: "github", source: "admin" }),
+      binding("user-bi", { name: "builtin" }),
+    ];
+
+    const tools = composeTools(builtins, bindings, named, null);
+
+    expect(tools.map((tool) => [tool.canonicalName, tool.connectorId])).toEqual([
+      ["builtin.current_time", "builtin"],
+      ["github.search", "admin-gh"],
+    ]);
+  });
+
+  it("keeps a user's connector once the admin one with its name is switched off", () => {
+    const named = new Map([
+      ["admin-gh", source("github", ["search"])],
+      ["user-gh", source("github", ["search"])],
+    ]);
+    const bindings = [
+      binding("admin-gh", { name: "github", source: "admin", enabled: false }),
+      binding("user-gh", { name: "GitHub" }),
+    ];
+    expect(composeTools(builtins, bindings, named, null).map((tool) => tool.connectorId)).toEqual([
+      "builtin",
+      "user-gh",
+    ]);
   });
 });

@@ -2,12 +2,15 @@
 // tools in binding and list order, minus tools switched off, tools whose policy (the tool's own
 // override, else the connector's) is `deny`, and tools outside the persona's allowlist; each with the
 // name the model is shown (tool-names.ts: a pure function of the canonical names, so stable across
-// revisions and independent of connection order). A collision that cannot be resolved is an error
-// for the user, never a silently dropped tool.
+// revisions and independent of connection order). Connectors whose names clash are never merged:
+// the losers are left out (name-clashes.ts) and the Tools panel says why. A collision of exposed
+// names that cannot be resolved is an error for the user, never a silently dropped tool.
 import { AppError } from "../errors.ts";
 import { isAllowedByPersona, parseToolPolicies } from "../policy/rules.ts";
 import { exposeToolNames, ToolNameCollisionError } from "../providers/tool-names.ts";
-import { BUILTIN_CONNECTOR, type RegistryTool } from "./registry.ts";
+import { BUILTIN_CONNECTOR } from "./connector-names.ts";
+import { findNameClashes } from "./name-clashes.ts";
+import type { RegistryTool } from "./registry.ts";
 import type { Binding } from "./revision-store.ts";
 import type { ListSource } from "./snapshot-manifest.ts";
 
@@ -24,8 +27,9 @@ export function composeTools(
 ): RegistryTool[] {
   const entries: ToolEntry[] = [];
   addSelectedTools(entries, BUILTIN_CONNECTOR, builtins, BUILTIN_SWITCHES, allowlist);
+  const clashes = findNameClashes(bindings.filter((binding) => binding.enabled));
   for (const binding of bindings) {
-    const source = binding.enabled ? lists.get(binding.connectorId) : undefined;
+    const source = binding.enabled && !clashes.has(binding.connectorId) ? lists.get(binding.connectorId) : undefined;
     if (source) addSelectedTools(entries, binding.connectorId, source, binding, allowlist);
   }
   let names: Map<string, string>;

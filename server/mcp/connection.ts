@@ -1,21 +1,21 @@
 // One live MCP connection (one connector key, one config): lazy connect, the cached tool list and its
 // debounced list_changed refresh, calls with cancellation / timeout / progress, and reconnection with
-// exponential backoff after a drop. The pool in connections.ts owns these; see its header for the
-// invariants callers rely on.
+// exponential backoff after a drop (backoff.ts). The pool in connections.ts owns these; see its header
+// for the invariants callers rely on. A stdio child's stderr never reaches `lastError` or a ToolError
+// (both are shown to users and models): failures are logged for the operator (connector-log.ts).
 import { UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { SseError } from "@modelcontextprotocol/sdk/client/sse.js";
-import { StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import {
   CallToolResultSchema,
   ErrorCode,
   McpError,
   ToolListChangedNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
-import { z } from "zod";
 
-import { type JsonValue, jsonValueSchema } from "../session/canonical.ts";
+import { type JsonValue } from "../session/canonical.ts";
 import { ToolError } from "../session/tool-runner.ts";
+import { ReconnectBackoff } from "./backoff.ts";
+import { abortError, describe, formatSeconds, isTransportFailure, untilAborted } from "./call-errors.ts";
 import {
   type ConnectionHealth,
   type ConnectionPoolOptions,
@@ -23,7 +23,8 @@ import {
   type McpCallResult,
   type McpTool,
 } from "./connections.ts";
-import { guardedFetch } from "./guarded-fetch.ts";
+import { logConnectorFailure } from "./connector-log.ts";
+import { listAllTools } from "./list-tools.ts";
 import {
   type ConnectorConfig,
   type CreatedTransport,
@@ -33,10 +34,8 @@ import {
 } from "./transports.ts";
 
 const CLIENT_INFO = { name: "patchbay", version: "0.1.0" };
-const BACKOFF_START_MS = 500;
-const BACKOFF_CAP_MS = 30_000;
-const STABLE_AFTER_MS = 10_000;
-const MAX_TOOL_PAGES = 100;
+/** Where a user is sent when an admin's stdio server fails: its stderr is in the server log only. */
+const ADMIN_HINT = " Ask an administrator to check the server log.";
 
 export class McpConnection {
   health: ConnectionHealth = "idle";
@@ -51,10 +50,11 @@ export class McpConnection {
   private knownTools: McpTool[] | null = null;
   private toolsLoad: Promise<McpTool[]> | null = null;
   private toolsGeneration = 0;
-  private failures = 0;
-  private readyAt = 0;
+  private readonly backoff = new ReconnectBackoff();
   private dropReason: string | null = null;
   private silent = false;
+  /** The connected stdio child, until it is known to be gone (dropped, or close() finished). */
+  private childPid: number | null = null;
   private retryTimer: NodeJS.Timeout | undefined;
   private refreshTimer: NodeJS.Timeout | undefined;
 
@@ -115,6 +115,7 @@ export class McpConnection {
     this.client = null;
     this.tools = null;
     await Promise.allSettled([client?.close(), this.connecting]);
+    this.childPid = null; // the SDK's close ends with SIGKILL if need be
   }
 
   private loadTools(): Promise<McpTool[]> {
@@ -173,11 +174,13 @@ export class McpConnection {
         this.lastError = describe(error);
       }
     };
+    let childPid = (): number | null => null;
     try {
-      const { transport } = await this.createTransport();
+      const created = await this.createTransport();
+      childPid = created.childPid;
       // No signal for the SDK here: it would keep its listener and "cancel" initialize after success.
       const timeout = AbortSignal.timeout(this.connectTimeoutMs);
-      await untilAborted(client.connect(transport, { timeout: this.connectTimeoutMs }), timeout);
+      await untilAborted(client.connect(created.transport, { timeout: this.connectTimeoutMs }), timeout);
     } catch (error) {
       void client.close().catch(() => undefined);
       if (this.health === "closed") throw this.closedError();
@@ -187,46 +190,47 @@ export class McpConnection {
         throw this.unauthorized();
       }
       const reason = error instanceof ToolError ? `no answer within ${this.connectTimeoutMs} ms` : describe(error);
-      this.failed(`Could not connect: ${reason}${this.stderrHint()}`);
-      throw new ToolError("failed", `The ${this.key} connector is unavailable: ${reason}`);
+      this.failed(`Could not connect: ${reason}`);
+      throw new ToolError("failed", this.withHint(`The ${this.key} connector is unavailable: ${reason}`));
     }
     if (this.health === "closed") {
       await client.close();
       throw this.closedError();
     }
     this.client = client;
-    this.readyAt = Date.now();
+    this.childPid = childPid();
+    this.backoff.connected();
     this.setHealth("ready");
     return client;
   }
 
-  /** The SSRF check first; with an OAuth provider, the URLs its flow fetches are checked too. */
+  /** The SSRF check first; then every request (OAuth flow included) goes through the remote fetch. */
   private async createTransport(): Promise<CreatedTransport> {
     if (this.config.kind === "stdio") return createTransport(this.config, this.stderr);
-    const { checkUrl, authProvider } = this.options;
-    await checkUrl?.(this.config.url);
-    const provider = authProvider?.(this.key);
-    const fetch = provider && checkUrl ? guardedFetch(checkUrl, new URL(this.config.url).origin) : undefined;
-    return createTransport(this.config, this.stderr, provider, fetch);
+    const { remote, authProvider } = this.options;
+    await remote?.checkUrl(this.config.url);
+    return createTransport(this.config, this.stderr, authProvider?.(this.key), remote?.fetchFor(this.config.url));
   }
 
   private dropped(client: Client): void {
     if (client !== this.client) return;
     this.client = null;
+    this.childPid = null; // the transport closes when the child's pipes do
     this.tools = null;
     clearTimeout(this.refreshTimer);
     if (this.health === "closed") return;
-    if (Date.now() - this.readyAt >= STABLE_AFTER_MS) this.failures = 0;
-    this.failed(`${this.dropReason ?? "The server closed the connection."}${this.stderrHint()}`);
+    this.failed(this.dropReason ?? "The server closed the connection.");
     this.dropReason = null;
   }
 
+  /** `message` is shown to users: it must not quote the server's stderr (the operator log gets that). */
   private failed(message: string): void {
-    this.lastError = message;
-    this.failures += 1;
+    this.lastError = this.withHint(message);
+    const name = this.options.describeKey?.(this.key) ?? this.key;
+    logConnectorFailure(name, message, this.stderr.lines(), this.config);
+    const delay = this.backoff.nextDelay();
     this.setHealth("unhealthy");
     if (this.retryTimer) return;
-    const delay = Math.min(BACKOFF_START_MS * 2 ** (this.failures - 1), BACKOFF_CAP_MS);
     this.retryTimer = setTimeout(() => {
       this.retryTimer = undefined;
       // A failed attempt records its error and schedules the next one itself.
@@ -288,83 +292,39 @@ export class McpConnection {
     if (!this.silent) notify(() => this.options.onHealthChanged?.(this.key, health));
   }
 
-  stderrTail(): string[] {
-    return this.stderr.lines();
+  /** An admin's stdio server: its details are in the server log, so users are sent to the admin. */
+  private withHint(message: string): string {
+    return this.config.kind === "stdio" ? `${message.replace(/\.?$/, ".")}${ADMIN_HINT}` : message;
   }
 
-  private stderrHint(): string {
-    const last = this.stderr.lines().findLast((line) => line.trim() !== "");
-    return last ? ` Last stderr line: ${last}` : "";
+  /**
+   * Sends SIGTERM to the stdio child, synchronously: the last resort when the process is exiting
+   * before close() could finish (shutdown.ts). Returns the pid signalled, if any.
+   */
+  killChildNow(): number | null {
+    const pid = this.childPid;
+    if (pid === null) return null;
+    try {
+      process.kill(pid, "SIGTERM");
+      return pid;
+    } catch {
+      return null; // already gone
+    }
+  }
+
+  /** The running stdio child's pid, or null. */
+  runningChildPid(): number | null {
+    return this.childPid;
+  }
+
+  /** For the server's own use only (e.g. the operator log): stderr can hold secrets. */
+  stderrTail(): string[] {
+    return this.stderr.lines();
   }
 
   private closedError(): ToolError {
     return new ToolError("failed", `The ${this.key} connector was closed.`);
   }
-}
-
-const toolListPageSchema = z.object({ tools: z.array(z.unknown()), nextCursor: z.string().optional() });
-const toolEntrySchema = z.object({
-  name: z.string().min(1),
-  description: z.string().optional(),
-  inputSchema: z.record(z.string(), jsonValueSchema).optional(),
-});
-
-/**
- * All pages of tools/list. Lenient on purpose: the SDK's own listTools rejects the whole list when
- * one tool is malformed; here a malformed or duplicate tool is skipped and the rest stay usable.
- */
-async function listAllTools(client: Client, timeoutMs: number): Promise<McpTool[]> {
-  const tools = new Map<string, McpTool>();
-  let cursor: string | undefined;
-  for (let page = 0; page < MAX_TOOL_PAGES; page++) {
-    const params = cursor === undefined ? {} : { cursor };
-    const result = await client.request({ method: "tools/list", params }, toolListPageSchema, { timeout: timeoutMs });
-    for (const raw of result.tools) {
-      const parsed = toolEntrySchema.safeParse(raw);
-      const schema = parsed.data?.inputSchema ?? { type: "object" };
-      if (!parsed.success || (schema.type ?? "object") !== "object" || tools.has(parsed.data.name)) continue;
-      const { name, description = "" } = parsed.data;
-      tools.set(name, { name, description, inputSchema: { ...schema, type: "object" } });
-    }
-    cursor = result.nextCursor;
-    if (cursor === undefined) return [...tools.values()];
-  }
-  throw new Error(`The server returned more than ${MAX_TOOL_PAGES} pages of tools.`);
-}
-
-/** `work`, unless `signal` aborts first (then a ToolError cancelled / timeout). */
-function untilAborted<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
-  if (!signal) return work;
-  if (signal.aborted) return Promise.reject(abortError(signal));
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(abortError(signal));
-    signal.addEventListener("abort", onAbort, { once: true });
-    void work.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
-  });
-}
-
-function abortError(signal: AbortSignal): ToolError {
-  const reason: unknown = signal.reason;
-  return reason instanceof DOMException && reason.name === "TimeoutError"
-    ? new ToolError("timeout", "The tool call timed out.")
-    : new ToolError("cancelled", "The tool call was cancelled.");
-}
-
-function isTransportFailure(error: unknown): boolean {
-  return (
-    error instanceof StreamableHTTPError ||
-    error instanceof SseError ||
-    (error instanceof TypeError && error.message === "fetch failed")
-  );
-}
-
-function describe(error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error);
-  return message.replace(/^MCP error -?\d+: /, "");
-}
-
-function formatSeconds(ms: number): string {
-  return ms < 1000 ? `${ms} ms` : `${Math.round(ms / 100) / 10} s`;
 }
 
 /** Listener errors must not break the pool. */

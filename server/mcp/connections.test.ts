@@ -171,6 +171,8 @@ describe("fixture connections over stdio", () => {
 
   it("reports a crash mid-call as failed, turns unhealthy, and reconnects on the next listTools", async () => {
     const { pool, health } = trackedPool();
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => undefined);
+    onTestFinished(() => warn.mockRestore());
     await pool.listTools(KEY, config);
 
     const error = await rejection(caller(pool)("crash"));
@@ -179,8 +181,9 @@ describe("fixture connections over stdio", () => {
     expect(error.message).toBe("The fixture connector disconnected during the call.");
     expect(pool.health(KEY)).toBe("unhealthy");
     expect(health).toEqual(["ready", "unhealthy"]);
-    expect(pool.lastError(KEY)).toContain("crashing on purpose");
+    expect(pool.lastError(KEY)).toBe("The server closed the connection. Ask an administrator to check the server log.");
     expect(pool.recentStderr(KEY)).toContain("mcp-fixture: crashing on purpose");
+    expect(String(warn.mock.calls.at(-1)?.[0])).toContain("mcp-fixture: crashing on purpose");
 
     expect(await pool.listTools(KEY, config)).toHaveLength(staticTools.length);
     expect(pool.health(KEY)).toBe("ready");
@@ -232,6 +235,33 @@ describe("fixture connections over stdio", () => {
     await vi.waitFor(() => expect(isAlive(second)).toBe(false), { timeout: 5_000 });
   });
 
+  it("keeps a stdio server's stderr from users and the model, and logs it for the operator with its secrets redacted", async () => {
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => undefined);
+    onTestFinished(() => warn.mockRestore());
+    const { pool } = trackedPool();
+    const secret = "sk-live-0123456789abcdef";
+    const leaky: ConnectorConfig = {
+      kind: "stdio",
+      command: process.execPath,
+      args: ["-e", "console.error('booting with key ' + process.env.SERVICE_API_KEY); process.exit(3)"],
+      env: { SERVICE_API_KEY: secret },
+    };
+
+    const error = await rejection(pool.listTools("leaky", leaky));
+
+    expect(error.message).toBe(
+      "The leaky connector is unavailable: Connection closed. Ask an administrator to check the server log.",
+    );
+    expect(pool.lastError("leaky")).toBe(
+      "Could not connect: Connection closed. Ask an administrator to check the server log.",
+    );
+    expect(pool.recentStderr("leaky")).toEqual([`booting with key ${secret}`]); // server-side only
+    const logged = warn.mock.calls.map((args) => args.join(" ")).join("\n");
+    expect(logged).toContain("[patchbay] MCP connector leaky: Could not connect: Connection closed");
+    expect(logged).toContain("booting with key [redacted]");
+    expect(logged).not.toContain(secret);
+  });
+
   it("fails with a readable error when the command does not exist", async () => {
     const { pool, health } = trackedPool();
     const missing = { kind: "stdio" as const, command: "/nonexistent/mcp-server", args: [], env: {} };
@@ -244,6 +274,48 @@ describe("fixture connections over stdio", () => {
     expect(pool.lastError("missing")).toContain("ENOENT");
     expect(health).toEqual(["unhealthy"]);
   });
+});
+
+describe("reconnect backoff, on a fake clock with a real fixture process", () => {
+  const realSetTimeout = globalThis.setTimeout;
+  const sleep = (ms: number) => new Promise((resolve) => realSetTimeout(resolve, ms));
+
+  async function waitForHealth(pool: ConnectionPool, health: ConnectionHealth): Promise<void> {
+    for (let waited = 0; pool.health(KEY) !== health; waited += 20) {
+      if (waited > 10_000) throw new Error(`still ${pool.health(KEY)}, not ${health}`);
+      await sleep(20);
+    }
+  }
+
+  it(
+    "retries 0.5 s after a drop, doubling up to 30 s, and starts over once a connection stayed up 10 s",
+    { timeout: 60_000 },
+    async () => {
+      vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "Date"] });
+      onTestFinished(() => {
+        vi.useRealTimers();
+      });
+      const warn = vi.spyOn(console, "warn").mockImplementation(() => undefined); // one line per crash
+      onTestFinished(() => warn.mockRestore());
+      const { pool } = trackedPool();
+      await pool.listTools(KEY, config);
+
+      /** Crashes the server at once (so it was not up 10 s) and checks the background retry comes after exactly `delay`. */
+      const crashThenRetryAfter = async (delay: number) => {
+        await rejection(caller(pool)("crash"));
+        expect(pool.health(KEY)).toBe("unhealthy");
+        await vi.advanceTimersByTimeAsync(delay - 1);
+        expect(pool.health(KEY)).toBe("unhealthy"); // not yet
+        await vi.advanceTimersByTimeAsync(1);
+        expect(pool.health(KEY)).toBe("connecting"); // the retry has started
+        await waitForHealth(pool, "ready");
+      };
+
+      for (const delay of [500, 1_000, 2_000, 4_000, 8_000, 16_000, 30_000, 30_000]) await crashThenRetryAfter(delay);
+      await vi.advanceTimersByTimeAsync(10_000); // up for 10 s
+      await crashThenRetryAfter(500);
+    },
+  );
 });
 
 describe("fixture connection over Streamable HTTP", () => {
@@ -281,12 +353,14 @@ describe("fixture connection over Streamable HTTP", () => {
 
   it("asks checkUrl before every HTTP connect and stays away from refused URLs", async () => {
     const checked: string[] = [];
-    const pool = new ConnectionPool({
-      checkUrl: (url) => {
+    const remote = {
+      checkUrl: (url: string) => {
         checked.push(url);
         return Promise.reject(new Error("That address is on a private network."));
       },
-    });
+      fetchFor: () => undefined,
+    };
+    const pool = new ConnectionPool({ remote });
     onTestFinished(() => pool.closeAll());
     const http: ConnectorConfig = { kind: "streamable-http", url: "http://10.0.0.1/mcp", headers: {} };
 

@@ -6,12 +6,14 @@
 // - A dropped connection turns `unhealthy` and is re-opened in the background with exponential backoff
 //   (0.5 s doubling to 30 s; the ladder resets once a connection stayed up for 10 s). A caller that
 //   needs the connection meanwhile does not wait for the backoff: it tries to connect at once.
-// - Every failure a caller sees is a ToolError (cancelled, timeout, failed) written for the model;
-//   the details (stderr, transport errors) go to `lastError` / `recentStderr` for the operator.
+// - Every failure a caller sees is a ToolError (cancelled, timeout, failed) written for the model.
+//   `lastError` says what went wrong in words fit for any user; a stdio child's stderr never reaches
+//   it (it may echo secrets): it stays in `recentStderr` and goes, redacted, to the operator's log.
 import { type OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
 
 import { type JsonValue } from "../session/canonical.ts";
 import { McpConnection } from "./connection.ts";
+import type { RemoteAccess } from "./remote-access.ts";
 import { type ConnectorConfig } from "./transports.ts";
 
 export type McpTool = { name: string; description: string; inputSchema: Record<string, JsonValue> };
@@ -28,8 +30,13 @@ export type ConnectionPoolOptions = {
   /** Bound on spawning + initialize, and on each tools/list page. Default 10 s. */
   connectTimeoutMs?: number;
   listChangedDebounceMs?: number;
-  /** Runs before every HTTP/SSE connect (e.g. the SSRF guard, since DNS answers change); throw to refuse. */
-  checkUrl?: (url: string) => Promise<void>;
+  /** How the operator's log names a connection (e.g. the connector's name); default: the key. */
+  describeKey?: (key: string) => string;
+  /**
+   * How HTTP/SSE connections reach their URL (remote-access.ts): `checkUrl` before every connect
+   * (throw to refuse) and the fetch every request of the connection, OAuth included, goes through.
+   */
+  remote?: RemoteAccess;
   /**
    * The OAuth provider for an HTTP/SSE connection, or undefined for none. OAuth tokens belong to one
    * user, so a key that gets a provider must be per user (see connection-keys.ts). A connection that
@@ -62,11 +69,12 @@ export class ConnectionPool {
     return this.connections.get(key)?.health ?? "idle";
   }
 
-  /** The last connection problem for this key (operator-facing; may quote the server's stderr). */
+  /** The last connection problem for this key, fit to show users (never quotes the server's stderr). */
   lastError(key: string): string | null {
     return this.connections.get(key)?.lastError ?? null;
   }
 
+  /** A stdio child's last stderr lines, for the server's own use only: they may hold secrets. */
   recentStderr(key: string): string[] {
     return this.connections.get(key)?.stderrTail() ?? [];
   }
@@ -75,8 +83,19 @@ export class ConnectionPool {
     await this.connections.get(key)?.close();
   }
 
+  /** Closes every connection; a stdio child gets its stdin closed, then SIGTERM, then SIGKILL. */
   async closeAll(): Promise<void> {
     await Promise.all([...this.connections.values()].map((connection) => connection.close()));
+  }
+
+  /** The pids of the stdio children running now. */
+  childPids(): number[] {
+    return [...this.connections.values()].flatMap((connection) => connection.runningChildPid() ?? []);
+  }
+
+  /** SIGTERM to every stdio child, synchronously (for a process that exits now); the pids signalled. */
+  killChildrenNow(): number[] {
+    return [...this.connections.values()].flatMap((connection) => connection.killChildNow() ?? []);
   }
 
   private connection(key: string, config: ConnectorConfig): McpConnection {

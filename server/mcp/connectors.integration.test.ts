@@ -15,7 +15,7 @@ import { env } from "../env.ts";
 import { AppError } from "../errors.ts";
 import { createTestDatabase, createTestUser, type TestDatabase } from "../testing/database.ts";
 import type { AdminConnector } from "./admin-file.ts";
-import { createUserConnector, getConnectorConfig, syncAdminConnectors } from "./connectors.ts";
+import { createUserConnector, getConnectorConfig, syncAdminConnectors, updateUserConnector } from "./connectors.ts";
 import type { LookupAll } from "./url-guard.ts";
 
 const KEY = Buffer.alloc(32, 7);
@@ -421,6 +421,39 @@ describe("connectors router", () => {
       "CONFLICT",
       "conflict:api",
     );
+  });
+
+  it('refuses a name an admin connector uses, or "builtin", on create and on rename', async () => {
+    const taken = await expectTRPCError(
+      as(alice).connectors.create({ name: "Zapier", transport: "sse", url: PUBLIC_URL, headers: {} }),
+      "CONFLICT",
+      "conflict:api",
+    );
+    expect(taken).toBe(
+      '"Zapier" is the name of a connector your administrator set up ("zapier"), so their tool names would clash; pick another name.',
+    );
+    // Refused by the procedure's input schema (zod) and by the data access behind it.
+    await expect(
+      as(alice).connectors.create({ name: "builtin", transport: "sse", url: PUBLIC_URL, headers: {} }),
+    ).rejects.toMatchObject({
+      code: "BAD_REQUEST",
+      message: expect.stringContaining("is reserved for Patchbay") as string,
+    });
+    await expect(
+      createUserConnector(db, alice.id, { name: "Builtin", transport: "sse", url: PUBLIC_URL }),
+    ).rejects.toThrow('name: "builtin" is reserved for Patchbay\'s built-in tools');
+
+    const mine = await as(alice).connectors.create({
+      name: "my-files",
+      transport: "sse",
+      url: PUBLIC_URL,
+      headers: {},
+    });
+    await expectTRPCError(as(alice).connectors.update({ id: mine.id, name: "files" }), "CONFLICT", "conflict:api");
+    await expect(updateUserConnector(db, alice.id, mine.id, { name: "BUILTIN" })).rejects.toThrow(/reserved/);
+    // A disabled admin server has no row: its name is free until the admin enables it.
+    await as(alice).connectors.update({ id: mine.id, name: "paused" });
+    expect((await as(alice).connectors.list()).find((connector) => connector.id === mine.id)?.name).toBe("paused");
   });
 
   it("refuses every procedure without a signed-in user", async () => {

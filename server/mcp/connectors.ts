@@ -11,13 +11,8 @@ import type { Db } from "../db.ts";
 import { env } from "../env.ts";
 import { AppError, logAppError, toAppError } from "../errors.ts";
 import { Prisma, type Connector } from "../generated/prisma/client.ts";
-import {
-  connectorNameSchema,
-  headerRecordSchema,
-  headerValueSchema,
-  httpUrlSchema,
-  type AdminConnector,
-} from "./admin-file.ts";
+import { headerRecordSchema, headerValueSchema, httpUrlSchema, type AdminConnector } from "./admin-file.ts";
+import { connectorNameSchema } from "./connector-names.ts";
 import type { ConnectorConfig } from "./transports.ts";
 import { assertPublicUrl, type LookupAll } from "./url-guard.ts";
 
@@ -159,6 +154,23 @@ function nameTaken(name: string): AppError {
 }
 
 /**
+ * Refuses a user connector name an admin connector uses (in any case): both would give their tools
+ * the same canonical names. A clash the admin creates later is handled by the registry (name-clashes.ts).
+ */
+async function assertNotAdminName(db: Db, name: string): Promise<void> {
+  const admin = await db.connector.findFirst({
+    where: { source: "admin", name: { equals: name, mode: "insensitive" } },
+    select: { name: true },
+  });
+  if (admin) {
+    throw new AppError(
+      "conflict:api",
+      `"${name}" is the name of a connector your administrator set up ("${admin.name}"), so their tool names would clash; pick another name.`,
+    );
+  }
+}
+
+/**
  * Makes the admin connectors in the database match the admin file: one row per enabled server
  * (name, transport, URL origin), rows of servers gone or disabled deleted (with their session
  * bindings). Safe to run from several instances at once: they take turns on an advisory lock.
@@ -241,6 +253,7 @@ export async function createUserConnector(
 ): Promise<ConnectorDto> {
   const { name, transport, url, headers } = parseInput(createConnectorInputSchema, input);
   refuseStdio(transport);
+  await assertNotAdminName(db, name);
   await assertUsableUrl(url, policy);
   try {
     const row = await db.connector.create({
@@ -294,6 +307,7 @@ export async function updateUserConnector(
   const isSameOrigin = row.url !== null && new URL(row.url).origin === new URL(url).origin;
   const headers = mergeHeaders(await readHeaders(row.secrets), changes.headers, isSameOrigin);
   const name = changes.name ?? row.name;
+  if (changes.name !== undefined && changes.name !== row.name) await assertNotAdminName(db, name);
   const secrets = changes.headers === undefined ? row.secrets : await sealHeaders(headers);
   try {
     const { count } = await db.connector.updateMany({

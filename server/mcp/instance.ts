@@ -3,7 +3,8 @@
 // their ToolSource. A connector's list_changed or health change rebuilds every session using it.
 // Connections with per-user credentials (connection-keys.ts) carry their user's McpOAuthProvider
 // over the Postgres token store; those never start an authorization themselves (`background`):
-// the user does, from the UI (oauth-accounts.ts).
+// the user does, from the UI (oauth-accounts.ts). installShutdown wires the graceful shutdown
+// (shutdown.ts) once per process, so no stdio MCP server outlives the app.
 import { getDb } from "../db.ts";
 import { env } from "../env.ts";
 import { loadAdminConnectors, type AdminConnector } from "./admin-file.ts";
@@ -14,33 +15,42 @@ import { type OAuthAccountDeps } from "./oauth-accounts.ts";
 import { McpOAuthProvider } from "./oauth-provider.ts";
 import { PrismaMcpTokenStore } from "./oauth-store.ts";
 import { McpRegistry, type ResolvedConnector } from "./registry.ts";
-import { assertPublicUrl } from "./url-guard.ts";
+import { createRemoteAccess, type RemoteAccess } from "./remote-access.ts";
+import { installGracefulShutdown } from "./shutdown.ts";
 
 type McpRuntime = {
   db: Awaited<ReturnType<typeof getDb>>;
   registry: McpRegistry;
   pool: ConnectionPool;
+  remote: RemoteAccess & { close(): Promise<void> };
   adminConnectors: AdminConnector[];
   resolveConnector: (connectorId: string) => Promise<ResolvedConnector | null>;
   oauth: OAuthAccountDeps;
 };
 
-const globalForMcp = globalThis as unknown as { patchbayMcp?: Promise<McpRuntime> };
+const globalForMcp = globalThis as unknown as { patchbayMcp?: Promise<McpRuntime>; patchbayShutdown?: boolean };
 
 async function createRuntime(): Promise<McpRuntime> {
   const db = await getDb();
   const adminConnectors = await loadAdminConnectors(env.MCP_SERVERS_FILE);
   await syncAdminConnectors(db, adminConnectors);
   const events = { registry: null as McpRegistry | null };
-  const adminUrls = new Set(adminConnectors.flatMap((c) => (c.config.kind === "stdio" ? [] : [c.config.url])));
-  // Re-checked at every connect: DNS answers change. The admin file is trusted as written.
-  const checkUrl = (url: string) =>
-    adminUrls.has(url) ? Promise.resolve() : assertPublicUrl(url, { allowPrivate: env.MCP_ALLOW_PRIVATE_URLS });
+  // Checked at every connect and pinned per request (DNS answers change); the admin file is trusted as written.
+  const remote = createRemoteAccess({
+    allowPrivate: env.MCP_ALLOW_PRIVATE_URLS,
+    trustedUrls: adminConnectors.flatMap((c) => (c.config.kind === "stdio" ? [] : [c.config.url])),
+  });
   const store = new PrismaMcpTokenStore(db);
+  // Connector names by id, as resolved: the operator's log names a failing connection by them.
+  const names = new Map<string, string>();
   const pool = new ConnectionPool({
+    describeKey: (key) => {
+      const name = names.get(parseConnectionKey(key).connectorId);
+      return name === undefined ? key : `"${name}" (${key})`;
+    },
     onToolsChanged: (key) => void events.registry?.rebuildForConnector(key, "list_changed"),
     onHealthChanged: (key) => void events.registry?.rebuildForConnector(key, "health"),
-    checkUrl,
+    remote,
     authProvider: (key) => {
       const { connectorId, userId } = parseConnectionKey(key);
       if (userId === null) return undefined;
@@ -52,8 +62,11 @@ async function createRuntime(): Promise<McpRuntime> {
       });
     },
   });
-  const resolveConnector = (connectorId: string): Promise<ResolvedConnector | null> =>
-    resolveConnectorRow(db, connectorId, adminConnectors);
+  const resolveConnector = async (connectorId: string): Promise<ResolvedConnector | null> => {
+    const resolved = await resolveConnectorRow(db, connectorId, adminConnectors);
+    if (resolved) names.set(resolved.id, resolved.name);
+    return resolved;
+  };
   const registry = new McpRegistry({
     db,
     pool,
@@ -62,8 +75,8 @@ async function createRuntime(): Promise<McpRuntime> {
     maxOutputChars: env.MCP_TOOL_OUTPUT_MAX_CHARS,
   });
   events.registry = registry;
-  const oauth: OAuthAccountDeps = { db, pool, registry, resolveConnector, store, checkUrl };
-  return { db, registry, pool, adminConnectors, resolveConnector, oauth };
+  const oauth: OAuthAccountDeps = { db, pool, registry, resolveConnector, store, remote };
+  return { db, registry, pool, remote, adminConnectors, resolveConnector, oauth };
 }
 
 /**
@@ -81,4 +94,22 @@ export function getMcpRuntime(): Promise<McpRuntime> {
     throw error;
   });
   return globalForMcp.patchbayMcp;
+}
+
+/**
+ * Installs the graceful shutdown once per process: on SIGTERM / SIGINT, `stopTurns` (the session
+ * manager's stop), then the MCP pool closes (ending every stdio child) and the HTTP agents close.
+ */
+export async function installShutdown(stopTurns: () => Promise<void>): Promise<void> {
+  if (globalForMcp.patchbayShutdown) return;
+  globalForMcp.patchbayShutdown = true;
+  const { pool, remote } = await getMcpRuntime();
+  installGracefulShutdown({
+    steps: [
+      { name: "session manager", run: stopTurns },
+      { name: "MCP connections", run: () => pool.closeAll() },
+      { name: "remote MCP HTTP agents", run: () => remote.close() },
+    ],
+    killChildrenNow: () => void pool.killChildrenNow(),
+  });
 }

@@ -14,10 +14,10 @@ import type { Db } from "../db.ts";
 import { AppError } from "../errors.ts";
 import { connectionKey, hasPerUserCredentials } from "./connection-keys.ts";
 import type { ConnectionPool } from "./connections.ts";
-import { guardedFetch } from "./guarded-fetch.ts";
 import { completeMcpAuthorization, McpOAuthProvider, type McpOAuthOwner, type SecretSealer } from "./oauth-provider.ts";
 import type { PrismaMcpTokenStore } from "./oauth-store.ts";
 import type { McpRegistry, ResolvedConnector } from "./registry.ts";
+import type { RemoteAccess } from "./remote-access.ts";
 import { assertVisibleConnector } from "./session-tools.ts";
 
 /**
@@ -34,9 +34,8 @@ export type OAuthAccountDeps = {
   registry: McpRegistry;
   resolveConnector: (connectorId: string) => Promise<ResolvedConnector | null>;
   store: PrismaMcpTokenStore;
-  /** The SSRF rule for the URLs the OAuth flow fetches (see guarded-fetch.ts); none in tests. */
-  checkUrl?: (url: string) => Promise<void>;
-  fetchFn?: FetchLike;
+  /** The SSRF policy for every URL the OAuth flow fetches (remote-access.ts); none in tests. */
+  remote?: RemoteAccess;
   sealer?: SecretSealer;
 };
 
@@ -74,7 +73,7 @@ export async function startOAuthConnection(
 ): Promise<{ authorizationUrl: string }> {
   const connector = await oauthConnector(deps, userId, connectorId);
   const provider = providerFor(deps, { userId, connectorId }, baseUrl);
-  await deps.checkUrl?.(connector.config.url);
+  await deps.remote?.checkUrl(connector.config.url);
   let result: Awaited<ReturnType<typeof auth>>;
   try {
     result = await auth(provider, { serverUrl: connector.config.url, fetchFn: oauthFetch(deps, connector) });
@@ -149,8 +148,7 @@ async function oauthConnector(deps: OAuthAccountDeps, userId: string, connectorI
 }
 
 function oauthFetch(deps: OAuthAccountDeps, connector: OAuthConnector): FetchLike | undefined {
-  const origin = new URL(connector.config.url).origin;
-  return deps.checkUrl ? guardedFetch(deps.checkUrl, origin, deps.fetchFn) : deps.fetchFn;
+  return deps.remote?.fetchFor(connector.config.url);
 }
 
 function providerFor(deps: OAuthAccountDeps, owner: McpOAuthOwner, baseUrl: string): McpOAuthProvider {

@@ -20,6 +20,7 @@ import type { JsonValue, ToolSpec } from "../session/canonical.ts";
 import { appendEvent } from "../session/events.ts";
 import { ToolError, type ToolCallRequest, type ToolOutcome, type ToolSource } from "../session/tool-runner.ts";
 import { connectionKey, parseConnectionKey } from "./connection-keys.ts";
+import { BUILTIN_CONNECTOR } from "./connector-names.ts";
 import type { ConnectionPool } from "./connections.ts";
 import {
   commitRevision,
@@ -37,12 +38,13 @@ import {
   type Selection,
 } from "./snapshot-manifest.ts";
 import { composeTools } from "./compose-tools.ts";
+import { findNameClashes } from "./name-clashes.ts";
 import { callMcpTool } from "./tool-call.ts";
+import { RebuildFailures, type RebuildFailure } from "./rebuild-failures.ts";
 import { hashToolList, HashedStore } from "./tool-lists.ts";
 import type { McpTool } from "./connections.ts";
 import type { ConnectorConfig } from "./transports.ts";
 
-export const BUILTIN_CONNECTOR = "builtin";
 const SNAPSHOT_CACHE_LIMIT = 1_000;
 /** Compare-and-set attempts of one rebuild before it gives up (each loss means another rebuild won). */
 const MAX_COMMIT_ATTEMPTS = 20;
@@ -77,6 +79,7 @@ export class McpRegistry implements ToolSource {
   private readonly lastEnabled = new Map<string, string[]>();
   /** Session owners never change, so each is read once. */
   private readonly owners = new Map<string, string>();
+  private readonly failures = new RebuildFailures();
 
   constructor(private readonly options: RegistryOptions) {
     this.builtins = options.builtins ?? builtinTools;
@@ -159,20 +162,44 @@ export class McpRegistry implements ToolSource {
 
   /**
    * Rebuilds every session that has this connection's connector switched on (list_changed, health
-   * changes); for a per-user connection key, only that user's sessions.
+   * changes); for a per-user connection key, only that user's sessions. Never rejects: a failure is
+   * logged and kept for the session's Tools panel (rebuildFailure).
    */
   async rebuildForConnector(key: string, reason: string): Promise<void> {
     const { connectorId, userId } = parseConnectionKey(key);
-    const bindings = await this.options.db.sessionConnector.findMany({
-      where: { connectorId, enabled: true, ...(userId !== null && { session: { ownerId: userId } }) },
-      select: { sessionId: true },
-    });
-    await Promise.all(bindings.map((binding) => this.rebuild(binding.sessionId, reason).catch(() => undefined)));
+    const bindings = await this.options.db.sessionConnector
+      .findMany({
+        where: { connectorId, enabled: true, ...(userId !== null && { session: { ownerId: userId } }) },
+        select: { sessionId: true },
+      })
+      .catch((error: unknown) => {
+        console.warn(`[patchbay] could not find the chats using connector ${connectorId} (${reason}):`, error);
+        return [];
+      });
+    await this.rebuildSessions(
+      bindings.map((binding) => binding.sessionId),
+      reason,
+    );
   }
 
-  /** Rebuilds several sessions (e.g. every chat using a persona whose allowlist changed). */
+  /** Rebuilds several sessions (e.g. every chat using a persona whose allowlist changed); never rejects. */
   async rebuildSessions(sessionIds: string[], reason: string): Promise<void> {
-    await Promise.all(sessionIds.map((sessionId) => this.rebuild(sessionId, reason).catch(() => undefined)));
+    await Promise.all(
+      sessionIds.map((sessionId) =>
+        this.rebuild(sessionId, reason).catch((error: unknown) => this.failures.record(sessionId, reason, error)),
+      ),
+    );
+  }
+
+  /** The last background rebuild of this session that failed, until one succeeds; null when none did. */
+  rebuildFailure(sessionId: string): RebuildFailure | null {
+    return this.failures.get(sessionId);
+  }
+
+  /** Tries a failed background rebuild again (e.g. when the Tools panel loads); a no-op when none failed. */
+  async retryFailedRebuild(sessionId: string): Promise<void> {
+    const failure = this.failures.get(sessionId);
+    if (failure) await this.rebuildSessions([sessionId], failure.reason);
   }
 
   private async callBuiltin(tool: RegistryTool, args: Record<string, JsonValue>, signal: AbortSignal) {
@@ -195,8 +222,8 @@ export class McpRegistry implements ToolSource {
   }
 
   /**
-   * The tool lists of the switched-on connectors (a connector removed, unreadable or unhealthy has
-   * none this revision). `resolving` holds connector lookups already under way.
+   * The tool lists of the switched-on connectors (a connector removed, unreadable, unhealthy or left
+   * out for its name has none this revision). `resolving` holds connector lookups already under way.
    */
   private async listConnectorTools(
     bindings: Binding[],
@@ -204,9 +231,11 @@ export class McpRegistry implements ToolSource {
     resolving: Map<string, Promise<ResolvedConnector | null>>,
   ): Promise<Map<string, ListSource>> {
     const lists = new Map<string, ListSource>();
+    const enabled = bindings.filter((binding) => binding.enabled);
+    const clashes = findNameClashes(enabled);
     await Promise.all(
-      bindings
-        .filter((binding) => binding.enabled)
+      enabled
+        .filter((binding) => !clashes.has(binding.connectorId))
         .map(async ({ connectorId }) => {
           const connector = await (resolving.get(connectorId) ?? this.resolve(connectorId));
           if (!connector) return;
@@ -270,6 +299,7 @@ export class McpRegistry implements ToolSource {
       for (const { hash, value } of selections) this.selections.remember(hash, value);
       if (revision === null) continue; // another instance's rebuild won: read the bindings again
       this.remember(sessionId, { revision, tools }); // only once committed: another instance may reuse the number otherwise
+      this.failures.clear(sessionId);
       await appendEvent(db, { sessionId, type: "tools.changed", data: { revision, reason } });
       return revision;
     }

@@ -1,6 +1,6 @@
 // The registry's Postgres side, one statement per step so a revision costs two round trips:
-// - readRegistryState: the session's revision, its persona's allowlist and its connector bindings,
-//   from one statement (so one consistent view).
+// - readRegistryState: the session's revision, its persona's allowlist and its connector bindings
+//   (with each connector's name and source), from one statement (so one consistent view).
 // - commitRevision: stores the tool lists and selections not yet known to be stored (content-
 //   addressed, snapshot-manifest.ts), bumps ChatSession.toolsRevision and inserts the revision's
 //   manifest, atomically (one statement), and only if the revision is still the one the state was
@@ -19,6 +19,9 @@ import { selectionSchema, snapshotManifestSchema, type Selection, type SnapshotM
 
 const bindingSchema = z.object({
   connectorId: z.string(),
+  /** The connector's name and source, for name clashes (name-clashes.ts). */
+  name: z.string(),
+  source: z.enum(["admin", "user"]),
   enabled: z.boolean(),
   disabledTools: z.array(z.string()),
   policy: toolPolicySchema,
@@ -33,10 +36,11 @@ export async function readRegistryState(db: Db, sessionId: string): Promise<Regi
     SELECT s."toolsRevision" AS revision, p."toolAllowlist" AS allowlist,
       COALESCE((
         SELECT json_agg(json_build_object(
-            'connectorId', b."connectorId", 'enabled', b."enabled", 'disabledTools', b."disabledTools",
-            'policy', b."policy", 'toolPolicies', b."toolPolicies")
+            'connectorId', b."connectorId", 'name', c."name", 'source', c."source", 'enabled', b."enabled",
+            'disabledTools', b."disabledTools", 'policy', b."policy", 'toolPolicies', b."toolPolicies")
           ORDER BY b."createdAt", b."connectorId")
-        FROM "SessionConnector" b WHERE b."sessionId" = s.id), '[]'::json) AS bindings
+        FROM "SessionConnector" b JOIN "Connector" c ON c.id = b."connectorId"
+        WHERE b."sessionId" = s.id), '[]'::json) AS bindings
     FROM "ChatSession" s LEFT JOIN "Persona" p ON p.id = s."personaId"
     WHERE s.id = ${sessionId}`;
   const row = rows[0];

@@ -3,6 +3,8 @@
 // each connector's tool policy (allow / ask / deny) and per-tool overrides, and the current registry
 // revision. Every switch goes through the registry, which bumps the revision; the running turn picks
 // it up on its next model request. Policies are set in server/policy/connector-policy.ts.
+// The panel never lies about the tools: a switch whose rebuild fails is undone (and the user told
+// why), and a background rebuild that failed is shown (and retried) until one succeeds.
 import type { Db } from "../db.ts";
 import { AppError } from "../errors.ts";
 import { DEFAULT_POLICY, parseToolPolicies, type ToolPolicy } from "../policy/rules.ts";
@@ -10,6 +12,8 @@ import { getChatSession } from "../session/chat-sessions.ts";
 import { connectionKey } from "./connection-keys.ts";
 import type { ConnectionHealth, ConnectionPool } from "./connections.ts";
 import { listConnectors } from "./connectors.ts";
+import { findNameClashes } from "./name-clashes.ts";
+import { describeRebuildError } from "./rebuild-failures.ts";
 import type { McpRegistry, ResolvedConnector } from "./registry.ts";
 
 /**
@@ -33,9 +37,17 @@ export type SessionConnectorDto = {
   policy: ToolPolicy;
   health: ConnectionHealth;
   lastError: string | null;
+  /** Why the connector's tools are left out of this chat although it is on (a name clash), or null. */
+  conflict: string | null;
   tools: SessionToolDto[];
 };
-export type SessionToolsDto = { revision: number; builtinTools: SessionToolDto[]; connectors: SessionConnectorDto[] };
+/** `rebuildError`: the tools could not be updated after a change, so the model still sees `revision`'s. */
+export type SessionToolsDto = {
+  revision: number;
+  rebuildError: string | null;
+  builtinTools: SessionToolDto[];
+  connectors: SessionConnectorDto[];
+};
 
 type Deps = {
   db: Db;
@@ -52,16 +64,25 @@ export async function assertVisibleConnector(db: Db, ownerId: string, connectorI
 export async function getSessionTools(deps: Deps, ownerId: string, sessionId: string): Promise<SessionToolsDto> {
   const { db, registry, pool } = deps;
   await getChatSession(db, ownerId, sessionId);
+  await registry.retryFailedRebuild(sessionId);
   const snapshot = await registry.snapshot(sessionId);
+  const failure = registry.rebuildFailure(sessionId);
   const [visible, bindings] = await Promise.all([
     listConnectors(db, ownerId),
     db.sessionConnector.findMany({ where: { sessionId } }),
   ]);
   const exposed = new Map(snapshot.tools.map((tool) => [`${tool.connectorId}/${tool.toolName}`, tool.exposedName]));
+  const isOn = (id: string) => bindings.some((binding) => binding.connectorId === id && binding.enabled);
+  const clashes = findNameClashes(
+    visible
+      .filter((connector) => isOn(connector.id))
+      .map(({ id, name, source }) => ({ connectorId: id, name, source })),
+  );
   const connectors = await Promise.all(
     visible.map(async (connector): Promise<SessionConnectorDto> => {
       const binding = bindings.find((candidate) => candidate.connectorId === connector.id);
-      const resolved = binding?.enabled ? await deps.resolveConnector(connector.id) : null;
+      const isUsable = binding?.enabled === true && !clashes.has(connector.id);
+      const resolved = isUsable ? await deps.resolveConnector(connector.id) : null;
       const key = resolved ? connectionKey(resolved, ownerId) : connector.id;
       const listed = resolved
         ? await pool.listTools(key, resolved.config, AbortSignal.timeout(5_000)).catch(() => [])
@@ -76,6 +97,7 @@ export async function getSessionTools(deps: Deps, ownerId: string, sessionId: st
         policy,
         health: pool.health(key),
         lastError: pool.lastError(key) ?? null,
+        conflict: clashes.get(connector.id) ?? null,
         tools: listed.map((tool) => ({
           name: tool.name,
           exposedName: exposed.get(`${connector.id}/${tool.name}`) ?? null,
@@ -97,7 +119,10 @@ export async function getSessionTools(deps: Deps, ownerId: string, sessionId: st
       policy: "allow" as const,
       policyOverride: null,
     }));
-  return { revision: snapshot.revision, builtinTools, connectors };
+  const rebuildError = failure
+    ? `This chat's tools could not be updated (${failure.reason}): ${failure.message} The model keeps the tools of revision ${snapshot.revision} until an update succeeds.`
+    : null;
+  return { revision: snapshot.revision, rebuildError, builtinTools, connectors };
 }
 
 export async function setConnectorEnabled(
@@ -107,12 +132,16 @@ export async function setConnectorEnabled(
 ): Promise<{ revision: number }> {
   await getChatSession(deps.db, ownerId, input.sessionId);
   await assertVisibleConnector(deps.db, ownerId, input.connectorId);
-  await deps.db.sessionConnector.upsert({
-    where: { sessionId_connectorId: { sessionId: input.sessionId, connectorId: input.connectorId } },
-    create: { sessionId: input.sessionId, connectorId: input.connectorId, enabled: input.enabled },
-    update: { enabled: input.enabled },
-  });
-  return { revision: await deps.registry.rebuild(input.sessionId, input.enabled ? "connector on" : "connector off") };
+  const { sessionId, connectorId, enabled } = input;
+  const where = { sessionId_connectorId: { sessionId, connectorId } };
+  const previous = await deps.db.sessionConnector.findUnique({ where, select: { enabled: true } });
+  await deps.db.sessionConnector.upsert({ where, create: { sessionId, connectorId, enabled }, update: { enabled } });
+  const unchanged = { sessionId, connectorId, enabled }; // undo only what nobody has changed since
+  return rebuildOrUndo(deps, sessionId, enabled ? "connector on" : "connector off", () =>
+    previous
+      ? deps.db.sessionConnector.updateMany({ where: unchanged, data: { enabled: previous.enabled } })
+      : deps.db.sessionConnector.deleteMany({ where: unchanged }),
+  );
 }
 
 export async function setToolEnabled(
@@ -128,6 +157,34 @@ export async function setToolEnabled(
   const disabled = new Set(binding.disabledTools);
   if (input.enabled) disabled.delete(input.toolName);
   else disabled.add(input.toolName);
-  await deps.db.sessionConnector.update({ where: key, data: { disabledTools: [...disabled] } });
-  return { revision: await deps.registry.rebuild(input.sessionId, input.enabled ? "tool on" : "tool off") };
+  const written = [...disabled];
+  await deps.db.sessionConnector.update({ where: key, data: { disabledTools: written } });
+  const { sessionId, connectorId } = input;
+  return rebuildOrUndo(deps, sessionId, input.enabled ? "tool on" : "tool off", () =>
+    deps.db.sessionConnector.updateMany({
+      where: { sessionId, connectorId, disabledTools: { equals: written } },
+      data: { disabledTools: binding.disabledTools },
+    }),
+  );
+}
+
+/**
+ * The rebuild after a saved switch. If it fails, the switch is undone, so the panel never shows a
+ * switch the model's tools lack, and the user is told why. The restored state is rebuilt once more:
+ * another instance may have published the switch meanwhile (a failure there is kept for the panel).
+ */
+async function rebuildOrUndo(
+  deps: Deps,
+  sessionId: string,
+  reason: string,
+  undo: () => Promise<unknown>,
+): Promise<{ revision: number }> {
+  try {
+    return { revision: await deps.registry.rebuild(sessionId, reason) };
+  } catch (error) {
+    await undo();
+    await deps.registry.rebuildSessions([sessionId], `${reason} undone`);
+    const code = error instanceof AppError ? error.code : "unavailable:tools";
+    throw new AppError(code, `The switch was undone: ${describeRebuildError(error)}`, { cause: error });
+  }
 }

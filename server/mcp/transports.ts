@@ -2,7 +2,8 @@
 // legacy SSE) becomes an SDK client transport. Invariants: a stdio child never inherits the app's
 // environment (which holds secrets) — it gets the SDK's short safe list (PATH, HOME, USER, SHELL,
 // TERM, LOGNAME) plus the connector's own `env`; its stderr is piped into a bounded tail kept for
-// diagnostics and never logged, so env values a server echoes stay on this connection.
+// diagnostics, which only the operator's log sees, with the connector's env values redacted
+// (connector-log.ts): never a browser, never a model.
 import { type OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
 import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
 import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
@@ -18,6 +19,8 @@ export type CreatedTransport = {
   transport: Transport;
   /** The last lines the stdio child wrote to stderr (oldest first); always empty for HTTP. */
   stderrTail: () => string[];
+  /** The stdio child's pid while it runs (for shutdown.ts); always null for HTTP. */
+  childPid: () => number | null;
 };
 
 export const STDERR_TAIL_LINES = 50;
@@ -26,7 +29,7 @@ const MAX_LINE_CHARS = 1_000;
 /**
  * `stderr` collects a stdio child's output; pass one tail to keep it across restarts. `authProvider`
  * (HTTP / SSE only) makes the SDK run the MCP authorization flow on 401 / 403 insufficient_scope;
- * `fetch` (HTTP / SSE only) replaces the global fetch, e.g. with guardedFetch.
+ * `fetch` (HTTP / SSE only) replaces the global fetch, e.g. with guardedFetch (remote-access.ts).
  */
 export function createTransport(
   config: ConnectorConfig,
@@ -41,7 +44,7 @@ export function createTransport(
     config.kind === "sse"
       ? new SSEClientTransport(url, { requestInit, authProvider, fetch })
       : new StreamableHTTPClientTransport(url, { requestInit, authProvider, fetch });
-  return { transport, stderrTail: () => [] };
+  return { transport, stderrTail: () => [], childPid: () => null };
 }
 
 /** The environment a stdio child starts with: the SDK's safe defaults, then the connector's own. */
@@ -59,7 +62,7 @@ function createStdioTransport(config: Extract<ConnectorConfig, { kind: "stdio" }
   });
   // The SDK hands out the piped stream before start(), so early output is not lost.
   transport.stderr?.on("data", (chunk: Buffer | string) => tail.push(chunk.toString()));
-  return { transport, stderrTail: () => tail.lines() };
+  return { transport, stderrTail: () => tail.lines(), childPid: () => transport.pid };
 }
 
 /** Keeps the last `limit` complete lines of a text stream (plus any unterminated last line). */

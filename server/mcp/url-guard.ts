@@ -2,8 +2,9 @@
 // address the host resolves to must be public. Refused: loopback, private, unique-local, link-local,
 // unspecified, CGNAT, multicast and reserved ranges, plus IPv6 forms that embed such an IPv4 address
 // (mapped, compatible, NAT64, 6to4) and `localhost` names. MCP_ALLOW_PRIVATE_URLS lifts the address
-// rule for self-hosters whose MCP servers live on their LAN. The check runs when a URL is saved; the
-// code that connects should run it again, since DNS answers can change between the two.
+// rule for self-hosters whose MCP servers live on their LAN. The check runs when a URL is saved and
+// before every connect, for a clear early refusal; what actually keeps requests off private
+// addresses is the pinned agent (pinned-agent.ts), which checks the address it connects to.
 import { type LookupAddress } from "node:dns";
 import { lookup as dnsLookup } from "node:dns/promises";
 import { isIP } from "node:net";
@@ -13,7 +14,15 @@ import { AppError } from "../errors.ts";
 /** The slice of dns.promises.lookup this module uses; injectable so tests need no network. */
 export type LookupAll = (hostname: string, options: { all: true; verbatim: true }) => Promise<LookupAddress[]>;
 
-export type UrlGuardOptions = { allowPrivate: boolean; lookup?: LookupAll; timeoutMs?: number };
+/** Whether an address may be connected to; tests swap it to stand a loopback address in for a public one. */
+export type AddressRule = (address: string) => boolean;
+
+export type UrlGuardOptions = {
+  allowPrivate: boolean;
+  lookup?: LookupAll;
+  timeoutMs?: number;
+  isAllowedAddress?: AddressRule;
+};
 
 type Range = [base: number[], prefixBits: number];
 
@@ -92,7 +101,10 @@ export function isPrivateAddress(address: string): boolean {
   return privateIpv6.some((range) => matches(bytes, range));
 }
 
-function isLocalhostName(hostname: string): boolean {
+/** The default AddressRule: any address that is not private. */
+export const isPublicAddress: AddressRule = (address) => !isPrivateAddress(address);
+
+export function isLocalhostName(hostname: string): boolean {
   const name = hostname.toLowerCase().replace(/\.$/, "");
   return name === "localhost" || name.endsWith(".localhost");
 }
@@ -144,5 +156,5 @@ export async function assertPublicUrl(url: string, options: UrlGuardOptions): Pr
     : await resolveAll(host, options.lookup ?? dnsLookup, options.timeoutMs ?? 5_000);
   if (addresses.length === 0)
     throw new AppError("bad_request:api", `The connector URL's host "${host}" has no address.`);
-  if (addresses.some(isPrivateAddress)) throw refuse(host);
+  if (!addresses.every(options.isAllowedAddress ?? isPublicAddress)) throw refuse(host);
 }
