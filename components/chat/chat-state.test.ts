@@ -92,6 +92,69 @@ describe("chat state", () => {
   });
 });
 
+describe("chat state: the turn audit and Apply now's kept rounds", () => {
+  const started: ChatEvent = {
+    id: "9",
+    turnId: "t1",
+    type: "request.started",
+    data: { index: 0, toolsRevision: 3, toolNames: ["builtin_x"] },
+  };
+
+  it("fills a live request's usage and time when it finishes, leaving the other requests alone", () => {
+    const second: ChatEvent = { ...started, id: "10", data: { index: 1, toolsRevision: 4, toolNames: [] } };
+    const finished: ChatEvent = {
+      id: "11",
+      turnId: "t1",
+      type: "request.finished",
+      data: { index: 0, finishReason: "tool-calls", inputTokens: 120, outputTokens: 7, durationMs: 340 },
+    };
+    const state = replay([...events.slice(0, 2), started, second, finished]);
+    expect(state.turns[0]!.requests).toEqual([
+      {
+        index: 0,
+        toolsRevision: 3,
+        toolNames: ["builtin_x"],
+        finishReason: "tool-calls",
+        inputTokens: 120,
+        outputTokens: 7,
+        durationMs: 340,
+      },
+      { index: 1, toolsRevision: 4, toolNames: [], finishReason: null },
+    ]);
+  });
+
+  it("marks messages Apply now carried over from the replaced answer", () => {
+    const kept: ChatEvent = {
+      id: "9",
+      turnId: "t1",
+      type: "message.created",
+      data: { messageId: "a2", role: "assistant", keptFrom: "a0" },
+    };
+    const state = replay([...events.slice(0, 3), kept]);
+    expect(state.messages.map((m) => [m.id, m.keptFrom])).toEqual([
+      ["u1", undefined],
+      ["a1", undefined],
+      ["a2", "a0"],
+    ]);
+  });
+
+  it("keeps a stored tool result's duration after a reload", () => {
+    const state = createChatState({
+      ...history,
+      messages: [
+        {
+          id: "m1",
+          seq: 1,
+          role: "tool",
+          turnId: "t1",
+          parts: [{ type: "tool-result", callId: "c1", name: "builtin.x", output: 1, isError: false, durationMs: 42 }],
+        },
+      ],
+    });
+    expect(state.toolResults.c1).toEqual({ output: 1, isError: false, durationMs: 42 });
+  });
+});
+
 const started = (id: string, turnId: string): ChatEvent[] => [
   { id: `${id}1`, turnId, type: "user.message", data: { messageId: `u-${turnId}`, text: "Sum", title: "Sum" } },
   {

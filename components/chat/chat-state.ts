@@ -56,7 +56,11 @@ export function createChatState(history: SessionHistoryDto & HistoryPolicyDto): 
   for (const message of history.messages) {
     for (const part of message.parts) {
       if (part.type !== "tool-result") continue;
-      toolResults[part.callId] = { output: part.output, isError: part.isError };
+      toolResults[part.callId] = {
+        output: part.output,
+        isError: part.isError,
+        ...(part.durationMs !== undefined && { durationMs: part.durationMs }),
+      };
       const limit = part.isError ? limitMessageOf(part.output) : null;
       if (limit) limitNotes = addLimitNote(limitNotes, message.turnId, limit);
     }
@@ -145,6 +149,7 @@ function applyData(state: ChatState, event: ChatEvent): ChatState {
             role: data.role as MessageDto["role"],
             turnId: event.turnId,
             parts: [],
+            ...(typeof data.keptFrom === "string" && { keptFrom: data.keptFrom }),
           },
         ],
       };
@@ -196,6 +201,21 @@ function applyData(state: ChatState, event: ChatEvent): ChatState {
             finishReason: null,
           },
         ],
+      }));
+    case "request.finished":
+      return updateTurn(state, event.turnId, (turn) => ({
+        ...turn,
+        requests: turn.requests.map((request) =>
+          request.index === Number(data.index)
+            ? {
+                ...request,
+                finishReason: (data.finishReason as string | null) ?? null,
+                inputTokens: (data.inputTokens as number | null) ?? null,
+                outputTokens: (data.outputTokens as number | null) ?? null,
+                durationMs: (data.durationMs as number | null) ?? null,
+              }
+            : request,
+        ),
       }));
     case "turn.finished":
       return expireApprovals(

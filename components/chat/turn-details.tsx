@@ -1,8 +1,7 @@
 "use client";
 // The audit of one turn, in a drawer: a table of its model requests (the tool revision each used,
-// how it finished, and under it the exact tool names the model was shown) and a table of its tool
-// calls (status, duration). Both are tables so a figure per row (e.g. tokens per request) is one
-// more column. The line under the answer summarises the turn (provider, model, duration, tokens)
+// how it finished, its tokens and time, and under it the exact tool names the model was shown) and
+// a table of its tool calls (status, duration). The line under the answer summarises the turn (provider, model, duration, tokens)
 // and opens the drawer.
 import type { TurnDto } from "@/server/session/history.ts";
 import { Sheet, SheetContent, SheetTrigger } from "@/components/ui/sheet.tsx";
@@ -18,8 +17,13 @@ function formatSeconds(turn: TurnDto): string | null {
     : null;
 }
 
-function formatDuration(durationMs: number | undefined): string {
-  return durationMs !== undefined && !Number.isNaN(durationMs) ? `${durationMs} ms` : "—";
+function formatDuration(durationMs: number | null | undefined): string {
+  return typeof durationMs === "number" && !Number.isNaN(durationMs) ? `${durationMs} ms` : "—";
+}
+
+function formatTokens(request: TurnDto["requests"][number]): string {
+  if (typeof request.inputTokens !== "number" && typeof request.outputTokens !== "number") return "—";
+  return `${request.inputTokens ?? 0} in / ${request.outputTokens ?? 0} out`;
 }
 
 function RequestsTable({ turn }: { turn: TurnDto }) {
@@ -36,6 +40,12 @@ function RequestsTable({ turn }: { turn: TurnDto }) {
           </th>
           <th scope="col" className={headCell}>
             Finished
+          </th>
+          <th scope="col" className={`${headCell} text-right`}>
+            Tokens
+          </th>
+          <th scope="col" className={`${headCell} text-right`}>
+            Time
           </th>
         </tr>
       </thead>
@@ -54,9 +64,15 @@ function RequestsTable({ turn }: { turn: TurnDto }) {
               {request.toolsRevision}
             </td>
             <td className={cell}>{request.finishReason ?? "—"}</td>
+            <td className={`${cell} whitespace-nowrap text-right tabular-nums`} data-testid="request-tokens">
+              {formatTokens(request)}
+            </td>
+            <td className={`${cell} whitespace-nowrap text-right tabular-nums`} data-testid="request-duration">
+              {formatDuration(request.durationMs)}
+            </td>
           </tr>
           <tr>
-            <td colSpan={3} className={`${cell} pb-2`}>
+            <td colSpan={5} className={`${cell} pb-2`}>
               <span className="sr-only">Tools shown to the model: </span>
               <span className="break-words font-mono text-zinc-700 dark:text-zinc-300" data-testid="request-tool-names">
                 {request.toolNames.length > 0 ? request.toolNames.join(", ") : "no tools"}

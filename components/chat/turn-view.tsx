@@ -1,5 +1,6 @@
 // One turn of the conversation: the assistant's messages (text, reasoning, tool calls with their
-// approvals) with its status and the notes of any tool-call limit it hit. A superseded turn is
+// approvals) with its status and the notes of any tool-call limit it hit. Tool rounds Apply now
+// carried over from the replaced answer are introduced as such. A superseded turn is
 // collapsed under the label it is given ("Restarted with revision N"). A failed turn says what
 // happened (the server's message), what the user can do about it, and offers Try again when it is
 // the chat's last turn (and the provider settings when the fix lives there).
@@ -40,10 +41,12 @@ function Parts({
   approvals,
   turnStatus,
 }: Pick<Props, "messages" | "toolResults" | "toolProgress" | "approvals"> & { turnStatus: string }) {
+  const firstKeptId = messages.find((message) => message.role === "assistant" && message.keptFrom)?.id;
   return messages
     .filter((message) => message.role === "assistant")
-    .flatMap((message) =>
-      message.parts.map((part, index) => {
+    .flatMap((message) => [
+      ...(message.id === firstKeptId ? [<KeptNote key={`${message.id}-kept`} />] : []),
+      ...message.parts.map((part, index) => {
         const key = `${message.id}-${index}`;
         if (part.type === "text") return <Markdown key={key} text={part.text} />;
         if (part.type === "reasoning")
@@ -67,7 +70,16 @@ function Parts({
           );
         return null;
       }),
-    );
+    ]);
+}
+
+/** Above the tool rounds Apply now carried over from the replaced answer (server/session/kept-rounds.ts). */
+function KeptNote() {
+  return (
+    <p className="text-xs text-zinc-500 dark:text-zinc-400" data-testid="kept-rounds">
+      Carried over from the replaced answer: these tool calls had already run and were not run again.
+    </p>
+  );
 }
 
 function listToolTimings(

@@ -1,5 +1,5 @@
 // Failures on the turn, as the user meets them: the model provider overloaded (an HTTP 503 on the
-// request and on its retry), the provider refusing the API key (HTTP 401), and a tool call that
+// request and on each retry), the provider refusing the API key (HTTP 401), and a tool call that
 // fails. Each shows a clear message where it happened, says what to do next, and the chat goes on:
 // Try again answers the same message, and the composer sends the next one. The failures are
 // scripted on the fake provider's Gemini endpoint; the tool is the admin's server-everything.
@@ -14,8 +14,9 @@ test("an overloaded provider fails the answer with advice and Try again, which a
 }) => {
   await chat.openNewChat();
   await chat.chooseModel("google:gemini-2.5-pro");
-  // The app retries a 5xx once: both attempts fail.
-  for (let attempt = 0; attempt < 2; attempt++)
+  // The app retries a 5xx twice before any output (server/providers/retry-before-output.ts): all
+  // three attempts fail.
+  for (let attempt = 0; attempt < 3; attempt++)
     await scriptFakeReply(request, "google", { error: { status: 503, message: "The model is overloaded." } });
   await chat.send("are you there?");
 

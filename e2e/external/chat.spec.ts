@@ -1,5 +1,5 @@
 // A signed-in user chats: streamed answers, a tool call with its result and its duration in the turn
-// details, stop mid-answer, a reload mid-answer that resumes the stream without duplicating text,
+// details (with each request's tokens and time, also after a reload), stop mid-answer, a reload mid-answer that resumes the stream without duplicating text,
 // editing the last message, regenerating the last answer, the composer's keys, and a code block's
 // copy button. The model providers are the fake provider server speaking the real Anthropic /
 // OpenAI / Gemini wire formats.
@@ -14,7 +14,7 @@ test("a message gets a streamed answer", async ({ page, chat }) => {
   await expect(page.getByRole("heading", { name: "hello there" })).toBeVisible(); // titled from the first message
 });
 
-test("a tool call shows as a card with its result, and the turn details give its duration", async ({ chat }) => {
+test("a tool call shows as a card with its result, and the turn details give its duration", async ({ page, chat }) => {
   await chat.openNewChat();
   await chat.send('use tool builtin_current_time {"timezone":"Asia/Tokyo"}');
   const card = chat.lastToolCard();
@@ -32,6 +32,21 @@ test("a tool call shows as a card with its result, and the turn details give its
   await expect(call.getByRole("cell").first()).toHaveText("done");
   await expect(call.getByTestId("tool-duration")).toHaveText(/^\d+ ms$/);
   await expect(details.getByRole("columnheader", { name: "Duration" })).toBeVisible();
+  // Each request: its tokens and time (the tool round's request, then the answer's).
+  const requests = details.getByTestId("turn-request");
+  await expect(requests).toHaveCount(2);
+  for (const request of await requests.all()) {
+    await expect(request.getByTestId("request-tokens")).toHaveText(/^\d+ in \/ \d+ out$/);
+    await expect(request.getByTestId("request-duration")).toHaveText(/^\d+ ms$/);
+  }
+  await chat.closeTurnDetails();
+
+  // After a reload, all of it is read back from the server.
+  await page.reload();
+  const reloaded = await chat.openTurnDetails();
+  await expect(reloaded.getByTestId("turn-tool-call").getByTestId("tool-duration")).toHaveText(/^\d+ ms$/);
+  await expect(reloaded.getByTestId("request-tokens").first()).toHaveText(/^\d+ in \/ \d+ out$/);
+  await expect(reloaded.getByTestId("request-duration").last()).toHaveText(/^\d+ ms$/);
   await chat.closeTurnDetails();
 });
 

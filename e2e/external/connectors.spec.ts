@@ -1,8 +1,8 @@
 // Live MCP connectors in the browser: the admin's server-everything (a real MCP server over stdio)
 // switched on in a chat, a tool call through it (a long output truncated with "Show all"), a long
 // tool's progress and its cancellation by Stop, a switch while an answer streams with "Apply now"
-// (the replaced answer collapsed above its replacement, labelled with the new revision) or "Keep
-// for next request", and the settings page (admin connector read-only and testable, private URLs
+// (the replaced answer collapsed above its replacement, labelled with the new revision; a tool call
+// that had finished carried over, not run again) or "Keep for next request", and the settings page (admin connector read-only and testable, private URLs
 // and the admin's connector names refused, a user's own connector edited and removed).
 import { BOB } from "../support/config.ts";
 import { scriptFakeReply } from "../support/fake-provider-control.ts";
@@ -155,6 +155,44 @@ test("a switch mid-answer reaches the next request of the same turn; turn detail
   await expect(details).toContainText("builtin.current_time");
   await saveScreenshot(page, "turn-details");
   await chat.closeTurnDetails();
+});
+
+test("Apply now after a finished tool call carries the call over instead of running it again", async ({
+  page,
+  request,
+  chat,
+}) => {
+  await chat.openNewChat();
+  await chat.chooseModel("openai:gpt-5.1");
+  await scriptFakeReply(request, "openai", {
+    steps: [{ type: "tool-call", name: "builtin_current_time", args: { timezone: "UTC" } }],
+  });
+  await scriptFakeReply(request, "openai", {
+    steps: [{ type: "text", text: "pondering ".repeat(300), chunkSize: 6 }],
+    delayMs: 40,
+  });
+  await chat.send("check the time, then think aloud");
+  await expect(chat.lastAnswer()).toContainText("pondering pondering");
+  await chat.switchConnector("everything", true);
+  await expect(chat.pendingNotice).toBeVisible();
+  await scriptFakeReply(request, "openai", { steps: [{ type: "text", text: "Answered from the kept call." }] });
+  await page.getByRole("button", { name: "Apply now" }).click();
+
+  const answer = chat.lastAnswer();
+  await expect(answer).toContainText("Answered from the kept call.");
+  await chat.expectLastAnswerDone();
+  await expect(answer.getByTestId("kept-rounds")).toContainText("were not run again");
+  await expect(answer.getByTestId("tool-call")).toHaveCount(1);
+  await expect(chat.toolStatus(answer.getByTestId("tool-call"))).toHaveText(/^Status: done/);
+  await expect(answer).not.toContainText("pondering"); // the text after the kept round is cut
+  const details = await chat.openTurnDetails();
+  await expect(details.getByTestId("turn-request")).toHaveCount(1); // it went on from the kept round
+  await expect(details.getByTestId("request-tool-names")).toContainText("everything_get-sum");
+  await chat.closeTurnDetails();
+
+  await page.reload();
+  await expect(chat.lastAnswer().getByTestId("kept-rounds")).toBeVisible();
+  await expect(chat.supersededAnswers).toHaveCount(1);
 });
 
 test("Keep for next request dismisses the notice; the answer goes on and its next request has the change", async ({

@@ -1,12 +1,12 @@
 // Ports, accounts and URLs the e2e harness shares between playwright.config.ts and the specs.
-// E2E_PORT_OFFSET (default 0) shifts every port and names its own database, so two checkouts can
-// run their e2e suites on one machine at the same time.
+// E2E_PORT_OFFSET (default 0) shifts every port (3100-3106) and names its own database, so two
+// checkouts whose offsets are at least 10 apart can run their e2e suites on one machine at once.
 export const E2E_PORT_OFFSET = Number(process.env.E2E_PORT_OFFSET ?? 0);
 const port = (base: number) => base + E2E_PORT_OFFSET;
 
 export const E2E_ISSUER_PORT = port(3101);
 export const EXTERNAL_APP_PORT = port(3100);
-export const EMBEDDED_APP_PORT = port(3200);
+export const EMBEDDED_APP_PORT = port(3106);
 export const FAKE_PROVIDER_PORT = port(3102);
 /** A second instance of the external app (same database) that allows private connector URLs. */
 export const LAN_APP_PORT = port(3103);

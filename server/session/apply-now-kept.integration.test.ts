@@ -104,6 +104,12 @@ describe.each(providerIds)("apply now keeps finished rounds on %s", (provider) =
     ]);
     const old = history.messages.filter((message) => message.turnId === chat.turnId);
     expect(old.map((message) => message.id)).toContain(own[0]!.keptFrom); // the original stays on the old turn
+    const echoResult = own[1]!.parts.find((part) => part.type === "tool-result");
+    expect(echoResult).toMatchObject({ durationMs: expect.any(Number) }); // the copy keeps the call's duration
+    // Live, the copies arrive marked as kept too (a browser following events labels them at once).
+    const created = await db.sessionEvent.findMany({ where: { turnId: restarted.turnId, type: "message.created" } });
+    const keptLive = created.map((event) => (event.data as { keptFrom?: string }).keptFrom);
+    expect(keptLive.slice(0, 2)).toEqual([own[0]!.keptFrom, own[1]!.keptFrom]);
     expect(history.turns.find((turn) => turn.id === chat.turnId)?.status).toBe("superseded");
     const cancelled = old.flatMap((message) => message.parts).filter((part) => part.type === "tool-result");
     expect(cancelled.at(-1)).toMatchObject({ isError: true, output: { error: { code: "cancelled" } } });

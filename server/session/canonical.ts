@@ -75,6 +75,8 @@ export const toolResultPartSchema = z.object({
   name: z.string().min(1),
   output: jsonValueSchema,
   isError: z.boolean(),
+  /** How long the call took, in ms (absent on results no call produced, e.g. a cancelled one). */
+  durationMs: z.number().int().nonnegative().optional(),
 });
 
 export const userPartSchema = textPartSchema;

@@ -12,7 +12,7 @@ export type PartDto =
   | { type: "text"; text: string }
   | { type: "reasoning"; text: string }
   | { type: "tool-call"; id: string; name: string; args: Record<string, JsonValue> }
-  | { type: "tool-result"; callId: string; name: string; output: JsonValue; isError: boolean };
+  | { type: "tool-result"; callId: string; name: string; output: JsonValue; isError: boolean; durationMs?: number };
 
 export type MessageDto = {
   id: string;

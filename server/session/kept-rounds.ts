@@ -46,9 +46,9 @@ async function insertMessage(writer: Writer, row: NewRow): Promise<string> {
   return id;
 }
 
-function announce(messageId: string, role: "assistant" | "tool", parts: unknown[]): EventInput[] {
+function announce(messageId: string, role: "assistant" | "tool", parts: unknown[], keptFrom?: string): EventInput[] {
   return [
-    { type: "message.created", data: { messageId, role } },
+    { type: "message.created", data: { messageId, role, ...(keptFrom && { keptFrom }) } },
     {
       type: "message.updated",
       data: { messageId, parts: (parts as Parameters<typeof toPartDto>[0][]).map(toPartDto) },
@@ -115,7 +115,10 @@ async function copyRounds(
     });
     const keptFrom = answeredBy.get(round.assistantId)!;
     const results = await insertMessage(writer, { turnId, role: "tool", parts: round.results, metadata: { keptFrom } });
-    events.push(...announce(call, "assistant", parts), ...announce(results, "tool", round.results));
+    events.push(
+      ...announce(call, "assistant", parts, round.assistantId),
+      ...announce(results, "tool", round.results, keptFrom),
+    );
   }
   return events;
 }

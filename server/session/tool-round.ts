@@ -51,15 +51,17 @@ export async function runToolRound(
         ? await runOneCall(turn, deps, snapshot, call, signal)
         : limitResult(verdict, maxOf(verdict, deps.limits));
     if (signal.aborted) throw new StepAborted();
+    const durationMs = Date.now() - started;
     const result: ToolResultPart = {
       type: "tool-result",
       callId: call.id,
       name: call.name,
       output: outcome.output,
       isError: outcome.isError,
+      durationMs,
     };
     results.push(result);
-    await emit(deps.db, turn, "tool.result", { result, durationMs: Date.now() - started });
+    await emit(deps.db, turn, "tool.result", { result, durationMs });
   }
   const message = await appendTurnToolMessage(deps.db, turn, results);
   if (!message) throw new StepAborted(); // superseded or ended meanwhile: restart.ts settled the calls

@@ -152,7 +152,7 @@ async function runStep(
     model,
     ...call.options,
     abortSignal: AbortSignal.any([signal, bookkeeping.signal]),
-    maxRetries: 1,
+    maxRetries: 0, // retries happen in the model itself, only before output (retry-before-output.ts)
     onError: () => undefined, // errors arrive as error events in fullStream and end the step
   });
   const [requestId, messageId] = [newRowId(), newRowId()];
