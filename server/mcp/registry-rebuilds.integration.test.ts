@@ -13,6 +13,8 @@ import { ConnectionPool } from "./connections.ts";
 import { McpRegistry, type ResolvedConnector } from "./registry.ts";
 import type { ConnectorConfig } from "./transports.ts";
 import { getSessionTools, setConnectorEnabled, setToolEnabled } from "./session-tools.ts";
+import { setConnectorPolicy, setToolPolicy } from "../policy/connector-policy.ts";
+import { createPersona, setSessionPersona } from "../policy/personas.ts";
 
 const CLASHING_TOOL = `c_${shortHash("a.b_c")}`;
 let database: TestDatabase;
@@ -108,6 +110,49 @@ describe("a switch whose rebuild fails", () => {
       setToolEnabled(deps, userId, { sessionId, connectorId: ids.ab, toolName: CLASHING_TOOL, enabled: true }),
     ).rejects.toThrow(/^The switch was undone/);
     expect((await bindingOf(sessionId, ids.ab))?.disabledTools).toEqual([CLASHING_TOOL]);
+    await changeTool(ids.ab, "remove_tool", CLASHING_TOOL);
+  });
+});
+
+describe("a policy or persona change whose rebuild fails", () => {
+  it("is undone like a switch: the tool stays denied, the chat keeps its persona", async () => {
+    const { userId, sessionId } = await createUserWithSession(database.db, "Policy");
+    const policyDeps = { db: database.db, registry };
+    await setConnectorEnabled(deps, userId, { sessionId, connectorId: ids.a, enabled: true });
+    await changeTool(ids.ab, "add_tool", CLASHING_TOOL);
+    // Denied, the clashing tool is not in the snapshot, so both connectors can be on.
+    await setToolPolicy(policyDeps, userId, {
+      sessionId,
+      connectorId: ids.ab,
+      toolName: CLASHING_TOOL,
+      policy: "deny",
+    });
+    await setConnectorEnabled(deps, userId, { sessionId, connectorId: ids.ab, enabled: true });
+
+    await expect(
+      setToolPolicy(policyDeps, userId, { sessionId, connectorId: ids.ab, toolName: CLASHING_TOOL, policy: "allow" }),
+    ).rejects.toThrow(/^The policy change was undone: .*a_b_c/);
+    expect((await bindingOf(sessionId, ids.ab))?.toolPolicies).toEqual({ [CLASHING_TOOL]: "deny" });
+    await expect(
+      setConnectorPolicy(policyDeps, userId, { sessionId, connectorId: ids.ab, policy: "ask" }),
+    ).resolves.toHaveProperty("revision"); // the tool's own deny still hides it
+
+    // A persona that leaves a_b's tools out hides the clash; dropping the persona would expose it.
+    await database.db.sessionConnector.update({
+      where: { sessionId_connectorId: { sessionId, connectorId: ids.ab } },
+      data: { toolPolicies: {} },
+    });
+    const persona = await createPersona(database.db, userId, {
+      name: "Only a",
+      systemPrompt: "",
+      toolAllowlist: ["a.*"],
+    });
+    await setSessionPersona(policyDeps, userId, { sessionId, personaId: persona.id });
+    await expect(setSessionPersona(policyDeps, userId, { sessionId, personaId: null })).rejects.toThrow(
+      /^The persona change was undone/,
+    );
+    const session = await database.db.chatSession.findUniqueOrThrow({ where: { id: sessionId } });
+    expect(session.personaId).toBe(persona.id);
     await changeTool(ids.ab, "remove_tool", CLASHING_TOOL);
   });
 });

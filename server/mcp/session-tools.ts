@@ -13,7 +13,7 @@ import { connectionKey } from "./connection-keys.ts";
 import type { ConnectionHealth, ConnectionPool } from "./connections.ts";
 import { listConnectors } from "./connectors.ts";
 import { findNameClashes } from "./name-clashes.ts";
-import { describeRebuildError } from "./rebuild-failures.ts";
+import { rebuildOrUndo } from "./rebuild-or-undo.ts";
 import type { McpRegistry, ResolvedConnector } from "./registry.ts";
 
 /**
@@ -137,11 +137,15 @@ export async function setConnectorEnabled(
   const previous = await deps.db.sessionConnector.findUnique({ where, select: { enabled: true } });
   await deps.db.sessionConnector.upsert({ where, create: { sessionId, connectorId, enabled }, update: { enabled } });
   const unchanged = { sessionId, connectorId, enabled }; // undo only what nobody has changed since
-  return rebuildOrUndo(deps, sessionId, enabled ? "connector on" : "connector off", () =>
-    previous
-      ? deps.db.sessionConnector.updateMany({ where: unchanged, data: { enabled: previous.enabled } })
-      : deps.db.sessionConnector.deleteMany({ where: unchanged }),
-  );
+  return rebuildOrUndo(deps.registry, {
+    sessionId,
+    reason: enabled ? "connector on" : "connector off",
+    what: "switch",
+    undo: () =>
+      previous
+        ? deps.db.sessionConnector.updateMany({ where: unchanged, data: { enabled: previous.enabled } })
+        : deps.db.sessionConnector.deleteMany({ where: unchanged }),
+  });
 }
 
 export async function setToolEnabled(
@@ -160,31 +164,14 @@ export async function setToolEnabled(
   const written = [...disabled];
   await deps.db.sessionConnector.update({ where: key, data: { disabledTools: written } });
   const { sessionId, connectorId } = input;
-  return rebuildOrUndo(deps, sessionId, input.enabled ? "tool on" : "tool off", () =>
-    deps.db.sessionConnector.updateMany({
-      where: { sessionId, connectorId, disabledTools: { equals: written } },
-      data: { disabledTools: binding.disabledTools },
-    }),
-  );
-}
-
-/**
- * The rebuild after a saved switch. If it fails, the switch is undone, so the panel never shows a
- * switch the model's tools lack, and the user is told why. The restored state is rebuilt once more:
- * another instance may have published the switch meanwhile (a failure there is kept for the panel).
- */
-async function rebuildOrUndo(
-  deps: Deps,
-  sessionId: string,
-  reason: string,
-  undo: () => Promise<unknown>,
-): Promise<{ revision: number }> {
-  try {
-    return { revision: await deps.registry.rebuild(sessionId, reason) };
-  } catch (error) {
-    await undo();
-    await deps.registry.rebuildSessions([sessionId], `${reason} undone`);
-    const code = error instanceof AppError ? error.code : "unavailable:tools";
-    throw new AppError(code, `The switch was undone: ${describeRebuildError(error)}`, { cause: error });
-  }
+  return rebuildOrUndo(deps.registry, {
+    sessionId,
+    reason: input.enabled ? "tool on" : "tool off",
+    what: "switch",
+    undo: () =>
+      deps.db.sessionConnector.updateMany({
+        where: { sessionId, connectorId, disabledTools: { equals: written } },
+        data: { disabledTools: binding.disabledTools },
+      }),
+  });
 }

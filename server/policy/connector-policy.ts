@@ -2,14 +2,16 @@
 // Only the chat's owner may set them, and only for a connector visible to them. Setting a policy on a
 // connector not yet bound to the chat binds it switched off, so a policy can be chosen before the
 // connector is switched on. Every change rebuilds the registry: a new revision, applied from the
-// running turn's next model request (or at once with apply now).
+// running turn's next model request (or at once with apply now); a change whose rebuild fails is
+// undone and the user told why (mcp/rebuild-or-undo.ts).
 import type { Db } from "../db.ts";
+import { rebuildOrUndo } from "../mcp/rebuild-or-undo.ts";
 import type { McpRegistry } from "../mcp/registry.ts";
 import { assertVisibleConnector } from "../mcp/session-tools.ts";
 import { getChatSession } from "../session/chat-sessions.ts";
-import type { ToolPolicy } from "./rules.ts";
+import { parseToolPolicies, type ToolPolicy } from "./rules.ts";
 
-type Deps = { db: Db; registry: Pick<McpRegistry, "rebuild"> };
+type Deps = { db: Db; registry: Pick<McpRegistry, "rebuild" | "rebuildSessions"> };
 type ConnectorRef = { sessionId: string; connectorId: string };
 
 async function assertOwnBinding(db: Db, ownerId: string, input: ConnectorRef): Promise<void> {
@@ -23,13 +25,25 @@ export async function setConnectorPolicy(
   input: ConnectorRef & { policy: ToolPolicy },
 ): Promise<{ revision: number }> {
   const { db, registry } = deps;
+  const { sessionId, connectorId, policy } = input;
   await assertOwnBinding(db, ownerId, input);
+  const where = { sessionId_connectorId: { sessionId, connectorId } };
+  const previous = await db.sessionConnector.findUnique({ where, select: { policy: true } });
   await db.sessionConnector.upsert({
-    where: { sessionId_connectorId: { sessionId: input.sessionId, connectorId: input.connectorId } },
-    create: { sessionId: input.sessionId, connectorId: input.connectorId, enabled: false, policy: input.policy },
-    update: { policy: input.policy },
+    where,
+    create: { sessionId, connectorId, enabled: false, policy },
+    update: { policy },
   });
-  return { revision: await registry.rebuild(input.sessionId, `connector policy ${input.policy}`) };
+  const unchanged = { sessionId, connectorId, policy }; // undo only what nobody has changed since
+  return rebuildOrUndo(registry, {
+    sessionId,
+    reason: `connector policy ${policy}`,
+    what: "policy change",
+    undo: () =>
+      previous
+        ? db.sessionConnector.updateMany({ where: unchanged, data: { policy: previous.policy } })
+        : db.sessionConnector.deleteMany({ where: { ...unchanged, enabled: false } }),
+  });
 }
 
 /** Sets one tool's own policy, or clears it (`null`: the tool follows its connector's policy). */
@@ -41,7 +55,29 @@ export async function setToolPolicy(
   const { db, registry } = deps;
   const { sessionId, connectorId, toolName, policy } = input;
   await assertOwnBinding(db, ownerId, input);
-  // One statement each, so concurrent changes to different tools of one binding never lose each other.
+  const previous = parseToolPolicies(
+    (await db.sessionConnector.findUnique({ where: { sessionId_connectorId: { sessionId, connectorId } } }))
+      ?.toolPolicies,
+  )[toolName];
+  await writeToolPolicy(db, input, policy);
+  return rebuildOrUndo(registry, {
+    sessionId,
+    reason: policy ? `tool policy ${policy}` : "tool policy cleared",
+    what: "policy change",
+    // Only if the tool still has what this call wrote: a later change by anyone stays.
+    undo: async () => {
+      const current = parseToolPolicies(
+        (await db.sessionConnector.findUnique({ where: { sessionId_connectorId: { sessionId, connectorId } } }))
+          ?.toolPolicies,
+      )[toolName];
+      if ((current ?? null) === policy) await writeToolPolicy(db, input, previous ?? null);
+    },
+  });
+}
+
+/** One statement each, so concurrent changes to different tools of one binding never lose each other. */
+async function writeToolPolicy(db: Db, input: ConnectorRef & { toolName: string }, policy: ToolPolicy | null) {
+  const { sessionId, connectorId, toolName } = input;
   if (policy) {
     await db.$executeRaw`
       INSERT INTO "SessionConnector" ("sessionId", "connectorId", "enabled", "toolPolicies", "updatedAt")
@@ -53,5 +89,4 @@ export async function setToolPolicy(
       UPDATE "SessionConnector" SET "toolPolicies" = "toolPolicies" - ${toolName}::text, "updatedAt" = now()
       WHERE "sessionId" = ${sessionId} AND "connectorId" = ${connectorId}`;
   }
-  return { revision: await registry.rebuild(sessionId, policy ? `tool policy ${policy}` : "tool policy cleared") };
 }

@@ -8,6 +8,7 @@ import { z } from "zod";
 import type { Db } from "../db.ts";
 import { AppError } from "../errors.ts";
 import { Prisma } from "../generated/prisma/client.ts";
+import { rebuildOrUndo } from "../mcp/rebuild-or-undo.ts";
 import type { McpRegistry } from "../mcp/registry.ts";
 import { getChatSession } from "../session/chat-sessions.ts";
 import { allowlistEntrySchema } from "./rules.ts";
@@ -87,11 +88,21 @@ export async function setSessionPersona(
     const persona = await db.persona.findFirst({ where: { id: input.personaId, ownerId }, select: { id: true } });
     if (!persona) throw new AppError("not_found:persona");
   }
-  await db.chatSession.updateMany({
-    where: { id: input.sessionId, ownerId },
-    data: { personaId: input.personaId },
+  const { personaId: previous } = await db.chatSession.findUniqueOrThrow({
+    where: { id: input.sessionId },
+    select: { personaId: true },
   });
-  return { revision: await registry.rebuild(input.sessionId, input.personaId ? "persona" : "persona cleared") };
+  await db.chatSession.updateMany({ where: { id: input.sessionId, ownerId }, data: { personaId: input.personaId } });
+  return rebuildOrUndo(registry, {
+    sessionId: input.sessionId,
+    reason: input.personaId ? "persona" : "persona cleared",
+    what: "persona change",
+    undo: () =>
+      db.chatSession.updateMany({
+        where: { id: input.sessionId, personaId: input.personaId },
+        data: { personaId: previous },
+      }),
+  });
 }
 
 async function sessionsUsing(db: Db, personaId: string): Promise<string[]> {
