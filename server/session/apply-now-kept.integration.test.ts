@@ -105,7 +105,7 @@ describe.each(providerIds)("apply now keeps finished rounds on %s", (provider) =
     const old = history.messages.filter((message) => message.turnId === chat.turnId);
     expect(old.map((message) => message.id)).toContain(own[0]!.keptFrom); // the original stays on the old turn
     const echoResult = own[1]!.parts.find((part) => part.type === "tool-result");
-    expect(echoResult).toMatchObject({ durationMs: expect.any(Number) }); // the copy keeps the call's duration
+    expect(echoResult && "durationMs" in echoResult && typeof echoResult.durationMs).toBe("number"); // the copy keeps the call's duration
     // Live, the copies arrive marked as kept too (a browser following events labels them at once).
     const created = await db.sessionEvent.findMany({ where: { turnId: restarted.turnId, type: "message.created" } });
     const keptLive = created.map((event) => (event.data as { keptFrom?: string }).keptFrom);
