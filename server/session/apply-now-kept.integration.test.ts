@@ -107,7 +107,10 @@ describe.each(providerIds)("apply now keeps finished rounds on %s", (provider) =
     const echoResult = own[1]!.parts.find((part) => part.type === "tool-result");
     expect(echoResult && "durationMs" in echoResult && typeof echoResult.durationMs).toBe("number"); // the copy keeps the call's duration
     // Live, the copies arrive marked as kept too (a browser following events labels them at once).
-    const created = await db.sessionEvent.findMany({ where: { turnId: restarted.turnId, type: "message.created" } });
+    const created = await db.sessionEvent.findMany({
+      where: { turnId: restarted.turnId, type: "message.created" },
+      orderBy: { id: "asc" },
+    });
     const keptLive = created.map((event) => (event.data as { keptFrom?: string }).keptFrom);
     expect(keptLive.slice(0, 2)).toEqual([own[0]!.keptFrom, own[1]!.keptFrom]);
     expect(history.turns.find((turn) => turn.id === chat.turnId)?.status).toBe("superseded");
