@@ -17,7 +17,10 @@ test("an overloaded provider fails the answer with advice and Try again, which a
   // The app retries a 5xx twice before any output (server/providers/retry-before-output.ts): all
   // three attempts fail.
   for (let attempt = 0; attempt < 3; attempt++)
-    await scriptFakeReply(request, "google", { error: { status: 503, message: "The model is overloaded." } });
+    await scriptFakeReply(request, "google", {
+      forMessage: "are you there?",
+      error: { status: 503, message: "The model is overloaded." },
+    });
   await chat.send("are you there?");
 
   await expect(chat.lastAnswer()).toHaveAttribute("data-status", "failed", { timeout: 30_000 });
@@ -46,7 +49,10 @@ test("a rejected API key says so and points to the provider settings; the next m
 }) => {
   await chat.openNewChat();
   await chat.chooseModel("google:gemini-2.5-pro");
-  await scriptFakeReply(request, "google", { error: { status: 401, message: "API key not valid." } });
+  await scriptFakeReply(request, "google", {
+    forMessage: "hello with a bad key",
+    error: { status: 401, message: "API key not valid." },
+  });
   await chat.send("hello with a bad key");
 
   await expect(chat.lastAnswer()).toHaveAttribute("data-status", "failed");

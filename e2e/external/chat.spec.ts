@@ -54,6 +54,7 @@ test("stop ends the answer mid-stream and keeps what was written", async ({ page
   await chat.openNewChat();
   await chat.chooseModel("openai:gpt-5.1");
   await scriptFakeReply(request, "openai", {
+    forMessage: "talk slowly",
     steps: [{ type: "text", text: "slow ".repeat(400), chunkSize: 5 }],
     delayMs: 30,
   });
@@ -69,7 +70,11 @@ test("reloading mid-answer resumes the stream with no duplicated text", async ({
   await chat.openNewChat();
   await chat.chooseModel("google:gemini-2.5-pro");
   const words = Array.from({ length: 80 }, (_, i) => `w${i}`).join(" ");
-  await scriptFakeReply(request, "google", { steps: [{ type: "text", text: words, chunkSize: 6 }], delayMs: 40 });
+  await scriptFakeReply(request, "google", {
+    forMessage: "count for me",
+    steps: [{ type: "text", text: words, chunkSize: 6 }],
+    delayMs: 40,
+  });
   await chat.send("count for me");
   await expect(chat.lastAnswer()).toContainText("w3");
   await page.reload();
@@ -118,6 +123,7 @@ test("Regenerate replaces the last answer: the old one collapses above a newly s
   await chat.expectLastAnswerDone();
 
   await scriptFakeReply(request, "openai", {
+    forMessage: "tell me a fact",
     steps: [{ type: "text", text: "A fresh answer, written word by word.", chunkSize: 3 }],
     delayMs: 40,
   });

@@ -87,6 +87,7 @@ test("switching a connector while an answer streams offers Apply now, which rest
   await chat.openNewChat();
   await chat.chooseModel("openai:gpt-5.1");
   await scriptFakeReply(request, "openai", {
+    forMessage: "start slowly",
     steps: [{ type: "text", text: "old ".repeat(400), chunkSize: 4 }],
     delayMs: 40,
   });
@@ -96,7 +97,10 @@ test("switching a connector while an answer streams offers Apply now, which rest
   await chat.switchConnector("everything", true);
   await expect(chat.pendingNotice).toBeVisible();
   await saveScreenshot(page, "apply-now-pending");
-  await scriptFakeReply(request, "openai", { steps: [{ type: "text", text: "Restarted with everything." }] });
+  await scriptFakeReply(request, "openai", {
+    forMessage: "start slowly",
+    steps: [{ type: "text", text: "Restarted with everything." }],
+  });
   await page.getByRole("button", { name: "Apply now" }).click();
 
   await expect(chat.lastAnswer()).toContainText("Restarted with everything.");
@@ -131,6 +135,7 @@ test("a switch mid-answer reaches the next request of the same turn; turn detail
   await chat.openNewChat();
   await chat.chooseModel("openai:gpt-5.1");
   await scriptFakeReply(request, "openai", {
+    forMessage: "think, then check the time",
     steps: [
       { type: "text", text: "thinking ".repeat(150), chunkSize: 6 },
       { type: "tool-call", name: "builtin_current_time", args: { timezone: "UTC" } },
@@ -141,7 +146,10 @@ test("a switch mid-answer reaches the next request of the same turn; turn detail
   await expect(chat.lastAnswer()).toContainText("thinking thinking");
   await chat.switchConnector("everything", true);
   await expect(chat.pendingNotice).toBeVisible();
-  await scriptFakeReply(request, "openai", { steps: [{ type: "text", text: "Answered on the new tools." }] });
+  await scriptFakeReply(request, "openai", {
+    forMessage: "think, then check the time",
+    steps: [{ type: "text", text: "Answered on the new tools." }],
+  });
 
   await expect(chat.lastAnswer()).toContainText("Answered on the new tools.");
   await chat.expectLastAnswerDone();
@@ -165,9 +173,11 @@ test("Apply now after a finished tool call carries the call over instead of runn
   await chat.openNewChat();
   await chat.chooseModel("openai:gpt-5.1");
   await scriptFakeReply(request, "openai", {
+    forMessage: "check the time, then think aloud",
     steps: [{ type: "tool-call", name: "builtin_current_time", args: { timezone: "UTC" } }],
   });
   await scriptFakeReply(request, "openai", {
+    forMessage: "check the time, then think aloud",
     steps: [{ type: "text", text: "pondering ".repeat(300), chunkSize: 6 }],
     delayMs: 40,
   });
@@ -175,7 +185,10 @@ test("Apply now after a finished tool call carries the call over instead of runn
   await expect(chat.lastAnswer()).toContainText("pondering pondering");
   await chat.switchConnector("everything", true);
   await expect(chat.pendingNotice).toBeVisible();
-  await scriptFakeReply(request, "openai", { steps: [{ type: "text", text: "Answered from the kept call." }] });
+  await scriptFakeReply(request, "openai", {
+    forMessage: "check the time, then think aloud",
+    steps: [{ type: "text", text: "Answered from the kept call." }],
+  });
   await page.getByRole("button", { name: "Apply now" }).click();
 
   const answer = chat.lastAnswer();
@@ -203,6 +216,7 @@ test("Keep for next request dismisses the notice; the answer goes on and its nex
   await chat.openNewChat();
   await chat.chooseModel("openai:gpt-5.1");
   await scriptFakeReply(request, "openai", {
+    forMessage: "work, then check the time",
     steps: [
       { type: "text", text: "working ".repeat(250), chunkSize: 6 },
       { type: "tool-call", name: "builtin_current_time", args: { timezone: "UTC" } },
@@ -213,7 +227,10 @@ test("Keep for next request dismisses the notice; the answer goes on and its nex
   await expect(chat.lastAnswer()).toContainText("working working");
   await chat.switchConnector("everything", true);
   await expect(chat.pendingNotice).toBeVisible();
-  await scriptFakeReply(request, "openai", { steps: [{ type: "text", text: "Done with the kept change." }] });
+  await scriptFakeReply(request, "openai", {
+    forMessage: "work, then check the time",
+    steps: [{ type: "text", text: "Done with the kept change." }],
+  });
 
   await page.getByRole("button", { name: "Keep for next request" }).click();
   // Gone at once, while the first request still streams (its tool call, then the next request on

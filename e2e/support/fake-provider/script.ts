@@ -53,6 +53,12 @@ export const midStreamErrorSchema = z.object({
 export type MidStreamError = z.infer<typeof midStreamErrorSchema>;
 
 export const scriptedReplySchema = z.object({
+  /**
+   * Only a request whose latest user text contains this takes the reply (a reply without it goes to
+   * the next request of its provider). Lets tests that run at the same time script one provider
+   * without taking each other's replies.
+   */
+  forMessage: z.string().min(1).optional(),
   steps: z.array(replyStepSchema).optional(),
   /** Pause between SSE events, for slow streams and cancellation tests. */
   delayMs: z.number().min(0).optional(),
@@ -87,6 +93,12 @@ export type ReplySource = ScriptedReply | ReplyFunction | "echo";
 
 export const DEFAULT_REPLY_TEXT = "Hello from the fake provider.";
 export const defaultReply: ScriptedReply = { steps: [{ type: "text", text: DEFAULT_REPLY_TEXT }] };
+
+/** Whether `request` may take `source` from a queue: see `forMessage`. */
+export function isFor(source: ReplySource, request: ParsedRequest): boolean {
+  if (typeof source !== "object" || source.forMessage === undefined) return true;
+  return request.lastUserText?.includes(source.forMessage) ?? false;
+}
 
 export function resolveReply(source: ReplySource, request: ParsedRequest): ScriptedReply {
   if (source === "echo") return echoReply(request);

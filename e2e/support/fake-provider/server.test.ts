@@ -307,6 +307,19 @@ describe.each(Object.entries(CASES) as [ProviderId, Case][])("%s wire format", (
   });
 });
 
+describe("replies scripted for a message", () => {
+  it("go only to a request whose user text has the message, whatever the queue order", async () => {
+    fake.script("openai", { forMessage: "for bob", steps: [{ type: "text", text: "Bob's reply." }] });
+    fake.script("openai", { forMessage: "for alice", steps: [{ type: "text", text: "Alice's reply." }] });
+    const model = CASES.openai.model(fake);
+
+    expect(textOf((await run(model, [user("a stranger asks")])).parts, "text-delta")).toBe("Echo: a stranger asks");
+    expect(textOf((await run(model, [user("this is for alice")])).parts, "text-delta")).toBe("Alice's reply.");
+    expect(textOf((await run(model, [user("and this for bob")])).parts, "text-delta")).toBe("Bob's reply.");
+    expect(textOf((await run(model, [user("for alice again")])).parts, "text-delta")).toBe("Echo: for alice again");
+  });
+});
+
 describe("echo commands and the in-band Gemini error", () => {
   it("lists the declared tools and echoes plain text", async () => {
     const listed = await run(CASES.anthropic.model(fake), [user("list tools")]);

@@ -1,7 +1,8 @@
 // The fake LLM provider for integration tests, e2e tests and benchmarks: a real node:http server on
 // 127.0.0.1 that speaks the Anthropic Messages, OpenAI Responses, Gemini and OpenAI-compatible chat
 // wire formats over SSE, so the real AI SDK providers work against it unchanged with `baseURL` set
-// to one of `baseUrls`. Replies come from per-provider script queues, then the global queue, then
+// to one of `baseUrls`. Replies come from per-provider script queues, then the global queue (the
+// first one a request may take: a reply scripted `forMessage` only answers that message), then
 // the default reply (fixed text, or "echo"). Every request is recorded (secrets redacted), including
 // whether the client hung up mid-stream (`aborted`). Only streaming requests are implemented; a
 // non-streaming one gets a 400 in the provider's error format. Every request is validated strictly,
@@ -25,6 +26,7 @@ import { openaiCompatWire } from "./openai-compat.ts";
 import { openaiResponsesWire } from "./openai-responses.ts";
 import {
   defaultReply,
+  isFor,
   type ParsedRequest,
   PROVIDER_IDS,
   type ProviderId,
@@ -152,7 +154,14 @@ export async function startFakeProvider(options: FakeProviderOptions = {}): Prom
 
   const enqueue = (key: ProviderId | "any", replies: ReplySource[]) =>
     queues.set(key, [...(queues.get(key) ?? []), ...replies]);
-  const nextReply = (provider: ProviderId) => queues.get(provider)?.shift() ?? queues.get("any")?.shift() ?? fallback;
+  /** The first queued reply this request may take (see `forMessage`), removed from its queue. */
+  const take = (key: ProviderId | "any", request: ParsedRequest): ReplySource | undefined => {
+    const queue = queues.get(key) ?? [];
+    const index = queue.findIndex((source) => isFor(source, request));
+    return index === -1 ? undefined : queue.splice(index, 1)[0];
+  };
+  const nextReply = (provider: ProviderId, request: ParsedRequest) =>
+    take(provider, request) ?? take("any", request) ?? fallback;
   const clear = () => {
     recorded.length = 0;
     queues.clear();
@@ -192,7 +201,7 @@ export async function startFakeProvider(options: FakeProviderOptions = {}): Prom
     const foreign = foreignSignatureFailure(route.wire.provider, inner.body, signatureScope);
     if (foreign) return fail(400, foreign.message, foreign.type);
     const request = route.wire.parseRequest(inner.body, inner.path);
-    const reply: ScriptedReply = resolveReply(nextReply(route.wire.provider), request);
+    const reply: ScriptedReply = resolveReply(nextReply(route.wire.provider, request), request);
     if (reply.error !== undefined && "status" in reply.error) {
       return fail(reply.error.status, reply.error.message, reply.error.type, reply.error.headers);
     }
