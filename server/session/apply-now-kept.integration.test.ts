@@ -4,7 +4,8 @@
 // result, then `slow`, and once it sees the new tools (or misses the old ones) it answers. Apply now
 // after the `echo` round finished and while `slow` runs must give a restarted request that holds the
 // echo call with its result, no slow call, in an order the provider accepts, and `echo` must not run
-// again; the same when `slow` waits for the user's approval. A plain Regenerate redoes everything.
+// again; the same when `slow` waits for the user's approval. When both calls are in one response,
+// the round is kept with `slow` cancelled. A plain Regenerate redoes everything.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import type { ParsedRequest, ScriptedReply } from "../../e2e/support/fake-provider/script.ts";
@@ -138,6 +139,45 @@ describe.each(providerIds)("apply now keeps finished rounds on %s", (provider) =
       orderBy: { seq: "asc" },
     });
     expect(settled.at(-1)!.parts).toMatchObject([{ isError: true, output: { error: { code: "cancelled" } } }]);
+    expectNoInvalidRequest();
+  });
+
+  it("keeps a round whose first call finished while the second runs: that one cancelled, echo not run again", async () => {
+    const { db } = bed.database;
+    const chat = await bed.chatWithFixture();
+    bed.fake.clear();
+    bed.calls.length = 0;
+    const model = (request: ParsedRequest): ScriptedReply =>
+      request.toolResults.length === 0
+        ? {
+            steps: [
+              { type: "tool-call", name: chat.echo, args: { text: MARK } },
+              { type: "tool-call", name: chat.slow, args: { ms: 4321, steps: 4 } },
+            ],
+          }
+        : { steps: [{ type: "text", text: "Answered from the kept round." }] };
+    bed.fake.script(fakeId, model, model);
+    const { turnId } = await bed.manager.startTurn(chat.userId, chat.sessionId, "Echo and wait", choice(provider));
+    await waitFor(
+      () => Promise.resolve(bed.calls.length),
+      (count) => count === 2, // echo returned, slow runs
+    );
+    await bed.setConnector(chat.userId, chat.sessionId, "extra", true);
+    const restarted = await bed.manager.applyNow(chat.userId, turnId);
+
+    expect((await waitForTurnEnd(db, restarted.turnId)).status).toBe("completed");
+    expect(bed.calls).toEqual(["fixture.echo", "fixture.slow"]);
+    const requests = bed.fake.requests(fakeId);
+    expect(requests).toHaveLength(2);
+    const body = JSON.stringify(requests[1]!.body);
+    expect(body).toContain(MARK); // echo's call and result
+    expect(body).toMatch(/ms\\?":4321\b/); // the slow call is there, with its cancelled result
+    expect(body).toContain("the answer was restarted before this call returned");
+    const copied = await db.message.findMany({ where: { turnId: restarted.turnId, role: "tool" } });
+    expect(copied[0]!.parts).toMatchObject([
+      { callId: expect.any(String) as string, isError: false },
+      { isError: true, output: { error: { code: "cancelled" } } },
+    ]);
     expectNoInvalidRequest();
   });
 

@@ -59,10 +59,22 @@ describe("cutBack", () => {
     });
   });
 
-  it("cuts a round with one call finished (its logged result is stored) and one still running", () => {
+  it("keeps a round with one call finished and one still running, the unfinished one cancelled", () => {
     const cut = cutBack([assistant("a1", call("c1"), call("c2"))], [result("c1")]);
-    expect(cut.kept).toBe(0);
+    expect(cut.kept).toBe(1);
+    expect(cut.rounds[0]).toMatchObject({ isComplete: false, results: [result("c1"), cancelled("c2")] });
     expect(cut.rounds[0]!.missing).toEqual([result("c1"), cancelled("c2")]);
+  });
+
+  it("keeps nothing after a partly finished round, and cuts a round where nothing finished", () => {
+    const partly = [assistant("a1", call("c1"), call("c2")), tool("t1", result("c1")), assistant("a2", call("c3"))];
+    expect(cutBack(partly, []).kept).toBe(1);
+    const afterComplete = [
+      assistant("a1", call("c1")),
+      tool("t1", result("c1")),
+      assistant("a2", call("c2"), call("c3")),
+    ];
+    expect(cutBack(afterComplete, []).kept).toBe(1);
   });
 
   it("keeps nothing after a cut round, and nothing when the turn only wrote text", () => {

@@ -1,8 +1,11 @@
-// Where a superseded turn's history is cut back to: its last consistent point. A tool round (one
-// assistant message with tool calls) is COMPLETE when every one of its calls has a result: stored in
-// a tool message, or only logged so far (a `tool.result` event written before the round's tool
-// message). The consistent point is the end of the turn's leading complete rounds; whatever follows
-// (a round with a call still running or awaiting approval, partial text, a final answer) is cut.
+// Where a superseded turn's history is cut back to: its last consistent point. A call has FINISHED
+// when its result is stored in a tool message or only logged so far (a `tool.result` event written
+// before the round's tool message). A tool round (one assistant message with tool calls) is COMPLETE
+// when all of its calls finished. The kept rounds are the turn's leading complete rounds, then at
+// most one round in which some calls finished and others did not (a call still running or awaiting
+// approval): that round is kept with a `cancelled` result for each unfinished call, so work with side
+// effects that already happened is never done again and the model sees what did not finish. Whatever
+// follows (a round where nothing finished, partial text, a final answer) is cut.
 // Rounds are kept or cut whole, never call by call: a provider's opaque data (Anthropic thinking,
 // Gemini thought signatures) belongs to the whole response.
 // Each round also gets the results it lacks in storage: the logged result, else a `cancelled` one,
@@ -71,16 +74,18 @@ export function cutBack(messages: readonly CanonicalMessage[], logged: readonly 
     const results = calls.map(
       (call) => stored.get(call.id)?.result ?? loggedById.get(call.id) ?? cancelledResult(call),
     );
+    const finished = calls.filter((call) => stored.has(call.id) || loggedById.has(call.id));
     const round: RoundCut = {
       assistantId: message.id,
       toolMessageId: answers.size === 1 ? [...answers][0]! : null,
       results,
       missing: results.filter((result) => !stored.has(result.callId)),
-      isComplete: calls.every((call) => stored.has(call.id) || loggedById.has(call.id)),
+      isComplete: finished.length === calls.length,
     };
     rounds.push(round);
-    isKeeping &&= round.isComplete;
-    if (isKeeping) kept += 1;
+    const isKept: boolean = isKeeping && finished.length > 0; // a round with a finished call, after complete ones
+    if (isKept) kept += 1;
+    isKeeping = isKept && round.isComplete; // nothing after a round that did not finish
   }
   return { rounds, kept };
 }
