@@ -89,6 +89,23 @@ describe("the revisioned registry", () => {
     expect(toolNamed((await other.snapshotAt(sessionId, revision)).tools, "echo")).toBeDefined(); // unchanged
   });
 
+  it("builds a new chat's first revision once, however many first reads (and instances) race for it", async () => {
+    const { sessionId } = await createUserWithSession(database.db, "Fresh");
+    const otherInstance = new McpRegistry({
+      db: database.db,
+      pool,
+      resolveConnector: () => Promise.resolve(null),
+      toolTimeoutMs: 5_000,
+      maxOutputChars: 10_000,
+    });
+    const reads = [registry, registry, otherInstance, otherInstance].map((instance) => instance.snapshot(sessionId));
+    const snapshots = await Promise.all(reads);
+
+    expect(snapshots.map((snapshot) => snapshot.revision)).toEqual([1, 1, 1, 1]);
+    const session = await database.db.chatSession.findUniqueOrThrow({ where: { id: sessionId } });
+    expect(session.toolsRevision).toBe(1);
+  });
+
   it("rebuilds when a connector announces tools/list_changed", async () => {
     const { sessionId, revision } = await sessionWithFixture();
     const config = fixtureStdioConfig();

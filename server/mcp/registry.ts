@@ -49,6 +49,7 @@ const SNAPSHOT_CACHE_LIMIT = 1_000;
 /** Compare-and-set attempts of one rebuild before it gives up (each loss means another rebuild won). */
 const MAX_COMMIT_ATTEMPTS = 20;
 const cacheKey = (sessionId: string, revision: number) => `${sessionId}:${revision}`;
+type BuildOptions = { onlyIfUnbuilt: boolean };
 
 /** A tool of a snapshot: what the model sees, where it lives, and whether its calls need approval. */
 export type RegistryTool = ToolSpec & { connectorId: string; toolName: string; policy: ExposedPolicy };
@@ -99,7 +100,7 @@ export class McpRegistry implements ToolSource {
     const session = await db.chatSession.findUnique({ where: { id: sessionId }, select: { toolsRevision: true } });
     if (!session) throw new ToolError("unknown_tool", "This chat no longer exists.");
     if (session.toolsRevision === 0) {
-      await this.rebuild(sessionId, "initial");
+      await this.queueBuild(sessionId, "initial", { onlyIfUnbuilt: true });
       return this.snapshot(sessionId);
     }
     return this.snapshotAt(sessionId, session.toolsRevision);
@@ -152,8 +153,17 @@ export class McpRegistry implements ToolSource {
    * under that lock, so the latest revision always reflects the latest bindings.
    */
   rebuild(sessionId: string, reason: string): Promise<number> {
+    return this.queueBuild(sessionId, reason, { onlyIfUnbuilt: false });
+  }
+
+  /**
+   * `onlyIfUnbuilt`: the first revision of a new chat, which every first read asks for; whichever
+   * build (of this process, or of another instance by compare-and-set) gets there first makes it,
+   * and the others return it.
+   */
+  private queueBuild(sessionId: string, reason: string, options: BuildOptions): Promise<number> {
     const previous = this.rebuilds.get(sessionId) ?? Promise.resolve(0);
-    const next = previous.catch(() => 0).then(() => this.buildRevision(sessionId, reason));
+    const next = previous.catch(() => 0).then(() => this.buildRevision(sessionId, reason, options));
     this.rebuilds.set(sessionId, next);
     return next.finally(() => {
       if (this.rebuilds.get(sessionId) === next) this.rebuilds.delete(sessionId);
@@ -273,13 +283,14 @@ export class McpRegistry implements ToolSource {
     );
   }
 
-  private async buildRevision(sessionId: string, reason: string): Promise<number> {
+  private async buildRevision(sessionId: string, reason: string, options: BuildOptions): Promise<number> {
     const { db } = this.options;
     const ownerId = await this.ownerOf(sessionId);
     for (let attempt = 0; attempt < MAX_COMMIT_ATTEMPTS; attempt++) {
       const resolving = this.resolveAhead(sessionId);
       const state = await readRegistryState(db, sessionId);
       if (!state) throw new ToolError("unknown_tool", "This chat no longer exists.");
+      if (options.onlyIfUnbuilt && state.revision > 0) return state.revision;
       this.noteEnabled(sessionId, state.bindings);
       const lists = await this.listConnectorTools(state.bindings, ownerId, resolving);
       const tools = composeTools(this.builtinList, state.bindings, lists, state.allowlist);
