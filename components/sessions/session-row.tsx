@@ -2,17 +2,11 @@
 // One chat session in the list; its actions menu offers Rename (inline) and Delete (confirmed in the
 // row). The menu is not modal, as in the chat sidebar (see sidebar-session-item.tsx).
 import Link from "next/link";
-import { useRef, useState, type FormEvent } from "react";
+import { useState, type FormEvent } from "react";
 
 import { Button } from "@/components/ui/button.tsx";
-import {
-  DropdownMenu,
-  DropdownMenuContent,
-  DropdownMenuItem,
-  DropdownMenuTrigger,
-} from "@/components/ui/dropdown-menu.tsx";
-import { MoreIcon } from "@/components/ui/icons.tsx";
 
+import { SessionActionsMenu } from "./session-actions-menu.tsx";
 import { useSessionActions } from "./use-session-actions.ts";
 
 type Session = { id: string; title: string; updatedAt: Date };
@@ -22,8 +16,6 @@ type Props = { session: Session; onError: (message: string | null) => void };
 export function SessionRow({ session, onError }: Props) {
   const [mode, setMode] = useState<"view" | "rename" | "confirm-delete">("view");
   const [title, setTitle] = useState(session.title);
-  // Rename and Delete move focus into the row (the input, Keep); the menu must not pull it back.
-  const isLeavingMenu = useRef(false);
   const done = () => {
     onError(null);
     setMode("view");
@@ -80,40 +72,15 @@ export function SessionRow({ session, onError }: Props) {
           </Button>
         </div>
       ) : (
-        <DropdownMenu modal={false}>
-          <DropdownMenuTrigger
-            aria-label={`Actions for ${session.title}`}
-            className="rounded-md p-2 text-zinc-700 hover:bg-zinc-100 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600 dark:text-zinc-300 dark:hover:bg-zinc-800"
-          >
-            <MoreIcon />
-          </DropdownMenuTrigger>
-          <DropdownMenuContent
-            align="end"
-            onCloseAutoFocus={(event) => {
-              if (isLeavingMenu.current) event.preventDefault();
-              isLeavingMenu.current = false;
-            }}
-          >
-            <DropdownMenuItem
-              onSelect={() => {
-                isLeavingMenu.current = true;
-                setTitle(session.title);
-                setMode("rename");
-              }}
-            >
-              Rename
-            </DropdownMenuItem>
-            <DropdownMenuItem
-              onSelect={() => {
-                isLeavingMenu.current = true;
-                setMode("confirm-delete");
-              }}
-              className="text-red-700 dark:text-red-300"
-            >
-              Delete
-            </DropdownMenuItem>
-          </DropdownMenuContent>
-        </DropdownMenu>
+        <SessionActionsMenu
+          title={session.title}
+          triggerClassName="rounded-md p-2 text-zinc-700 hover:bg-zinc-100 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600 dark:text-zinc-300 dark:hover:bg-zinc-800"
+          onRename={() => {
+            setTitle(session.title);
+            setMode("rename");
+          }}
+          onDelete={() => setMode("confirm-delete")}
+        />
       )}
     </li>
   );

@@ -4,18 +4,12 @@
 // the open chat goes back to the chat list).
 import Link from "next/link";
 import { useRouter } from "next/navigation";
-import { useRef, useState, type FormEvent } from "react";
+import { useState, type FormEvent } from "react";
 
 import { Button } from "@/components/ui/button.tsx";
 import { cn } from "@/components/ui/cn.ts";
-import {
-  DropdownMenu,
-  DropdownMenuContent,
-  DropdownMenuItem,
-  DropdownMenuTrigger,
-} from "@/components/ui/dropdown-menu.tsx";
-import { MoreIcon } from "@/components/ui/icons.tsx";
 
+import { SessionActionsMenu } from "./session-actions-menu.tsx";
 import { useSessionActions } from "./use-session-actions.ts";
 
 type Props = {
@@ -31,8 +25,6 @@ export function SidebarSessionItem({ session, isCurrent, onNavigate, onError }: 
   const router = useRouter();
   const [mode, setMode] = useState<"view" | "rename" | "confirm-delete">("view");
   const [title, setTitle] = useState(session.title);
-  // Rename and Delete move focus into the row (the field, Keep); the menu must not pull it back.
-  const isLeavingMenu = useRef(false);
   const actions = useSessionActions(session.id, {
     onRenamed: () => (onError(null), setMode("view")),
     onDeleted: () => {
@@ -105,42 +97,15 @@ export function SidebarSessionItem({ session, isCurrent, onNavigate, onError }: 
       >
         {session.title}
       </Link>
-      {/* Not modal: the page around the menu stays in the accessibility tree (no aria-hidden over
-          focusable content); Escape, Tab and a click outside still close it. */}
-      <DropdownMenu modal={false}>
-        <DropdownMenuTrigger
-          aria-label={`Actions for ${session.title}`}
-          className="shrink-0 rounded-md p-1.5 text-zinc-600 hover:bg-zinc-100 focus-visible:outline-2 focus-visible:outline-blue-600 data-[state=open]:bg-zinc-100 dark:text-zinc-400 dark:hover:bg-zinc-800 dark:data-[state=open]:bg-zinc-800"
-        >
-          <MoreIcon />
-        </DropdownMenuTrigger>
-        <DropdownMenuContent
-          align="end"
-          onCloseAutoFocus={(event) => {
-            if (isLeavingMenu.current) event.preventDefault();
-            isLeavingMenu.current = false;
-          }}
-        >
-          <DropdownMenuItem
-            onSelect={() => {
-              isLeavingMenu.current = true;
-              setTitle(session.title);
-              setMode("rename");
-            }}
-          >
-            Rename
-          </DropdownMenuItem>
-          <DropdownMenuItem
-            onSelect={() => {
-              isLeavingMenu.current = true;
-              setMode("confirm-delete");
-            }}
-            className="text-red-700 dark:text-red-300"
-          >
-            Delete
-          </DropdownMenuItem>
-        </DropdownMenuContent>
-      </DropdownMenu>
+      <SessionActionsMenu
+        title={session.title}
+        triggerClassName="shrink-0 rounded-md p-1.5 text-zinc-600 hover:bg-zinc-100 focus-visible:outline-2 focus-visible:outline-blue-600 data-[state=open]:bg-zinc-100 dark:text-zinc-400 dark:hover:bg-zinc-800 dark:data-[state=open]:bg-zinc-800"
+        onRename={() => {
+          setTitle(session.title);
+          setMode("rename");
+        }}
+        onDelete={() => setMode("confirm-delete")}
+      />
     </li>
   );
 }
