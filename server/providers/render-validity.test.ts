@@ -4,43 +4,20 @@
 // get wrong: a turn cut off between its tool results and its answer, a cancelled call without a
 // result, a partly answered parallel round, calls to tools the snapshot no longer has, another
 // provider's history, no tools declared at all.
-import { streamText } from "ai";
 import { describe, expect, it } from "vitest";
 
-import { validateAnthropicRequest } from "../../e2e/support/fake-provider/validate-anthropic.ts";
-import { validateGeminiRequest } from "../../e2e/support/fake-provider/validate-gemini.ts";
-import { validateOpenAICompatRequest } from "../../e2e/support/fake-provider/validate-openai-compat.ts";
-import { validateOpenAIResponsesRequest } from "../../e2e/support/fake-provider/validate-openai-responses.ts";
 import type { CanonicalMessage, ProviderId, ToolSnapshot, Transcript } from "../session/canonical.ts";
-import { createLanguageModel } from "./model-factory.ts";
 import { INTERRUPTED_RESPONSE_PLACEHOLDER, renderRequest } from "./render.ts";
-import { capturingFetch, replyFor } from "./test-support.ts";
+import { WIRE_TEST_MODELS, WIRE_VALIDATORS, wireBodyOf } from "./test-support.ts";
 import { snapshot, toolRound, toolRoundThenUser } from "./test-transcripts.ts";
 
 (globalThis as { AI_SDK_LOG_WARNINGS?: boolean }).AI_SDK_LOG_WARNINGS = false;
 
 const PROVIDERS: ProviderId[] = ["anthropic", "openai", "google", "openai-compatible"];
-const MODELS: Record<ProviderId, string> = {
-  anthropic: "claude-sonnet-4-5",
-  openai: "gpt-5.1",
-  google: "gemini-2.5-flash",
-  "openai-compatible": "llama3.2",
-};
-const VALIDATORS: Record<ProviderId, (body: Record<string, unknown>) => string | undefined> = {
-  anthropic: validateAnthropicRequest,
-  openai: validateOpenAIResponsesRequest,
-  google: validateGeminiRequest,
-  "openai-compatible": validateOpenAICompatRequest,
-};
 
-async function wireBody(provider: ProviderId, transcript: Transcript, tools: ToolSnapshot = snapshot) {
-  const { fetch, requests } = capturingFetch(replyFor(provider));
-  const baseURL = provider === "openai-compatible" ? "http://127.0.0.1:1/v1" : undefined;
-  const model = createLanguageModel({ provider, modelId: MODELS[provider], apiKey: "test-key", baseURL, fetch });
-  const call = renderRequest({ provider, modelId: MODELS[provider], transcript, snapshot: tools, isFollowUp: true });
-  await streamText({ model, ...call.options, maxRetries: 0, onError: () => {} }).consumeStream();
-  expect(requests).toHaveLength(1);
-  return requests[0]!.body;
+function wireBody(provider: ProviderId, transcript: Transcript, tools: ToolSnapshot = snapshot) {
+  const modelId = WIRE_TEST_MODELS[provider];
+  return wireBodyOf(provider, renderRequest({ provider, modelId, transcript, snapshot: tools, isFollowUp: true }));
 }
 
 const user = (id: string, text: string): CanonicalMessage => ({ id, role: "user", parts: [{ type: "text", text }] });
@@ -95,13 +72,13 @@ describe.each(PROVIDERS)("rendered for %s, the request passes the strict validat
   for (const [name, history] of Object.entries(HISTORIES)) {
     it.each(PROVIDERS)(`${name} (history from %s)`, async (producer) => {
       const body = await wireBody(provider, history(producer));
-      expect(VALIDATORS[provider](body)).toBeUndefined();
+      expect(WIRE_VALIDATORS[provider](body)).toBeUndefined();
     });
   }
 
   it("with no tool declared (tool history rendered as text)", async () => {
     const body = await wireBody(provider, toolRoundThenUser(provider), { revision: 1, tools: [] });
-    expect(VALIDATORS[provider](body)).toBeUndefined();
+    expect(WIRE_VALIDATORS[provider](body)).toBeUndefined();
   });
 });
 

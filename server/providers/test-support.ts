@@ -1,10 +1,20 @@
 // Test helpers for the provider tests: replay the recorded provider streams in
-// ../shared/fixtures/provider-streams (see SOURCES.md there) as real SSE bodies, and a fetch that
-// records every request body the AI SDK sends. Only tests import this file.
+// ../shared/fixtures/provider-streams (see SOURCES.md there) as real SSE bodies, a fetch that
+// records every request body the AI SDK sends, and sending a rendered request through the real AI
+// SDK provider to read its wire body (checked by the fake provider's strict validators). Only tests
+// import this file.
 import { readFileSync, readdirSync } from "node:fs";
 import path from "node:path";
 
+import { streamText } from "ai";
+
+import { validateAnthropicRequest } from "../../e2e/support/fake-provider/validate-anthropic.ts";
+import { validateGeminiRequest } from "../../e2e/support/fake-provider/validate-gemini.ts";
+import { validateOpenAICompatRequest } from "../../e2e/support/fake-provider/validate-openai-compat.ts";
+import { validateOpenAIResponsesRequest } from "../../e2e/support/fake-provider/validate-openai-responses.ts";
 import type { ProviderId } from "../session/canonical.ts";
+import { createLanguageModel } from "./model-factory.ts";
+import type { RenderedRequest } from "./render.ts";
 
 export const fixturesDir = path.resolve(process.cwd(), "../shared/fixtures/provider-streams");
 
@@ -75,4 +85,31 @@ export function replyFor(provider: ProviderId): string {
     google: "google-text.chunks.txt",
   }[provider];
   return toSseBody(provider, readFixture(provider, name));
+}
+
+/** A model id per provider for wire-shape tests. */
+export const WIRE_TEST_MODELS: Record<ProviderId, string> = {
+  anthropic: "claude-sonnet-4-5",
+  openai: "gpt-5.1",
+  google: "gemini-2.5-flash",
+  "openai-compatible": "llama3.2",
+};
+
+/** The fake provider's strict request validators: undefined when the real API would accept the body. */
+export const WIRE_VALIDATORS: Record<ProviderId, (body: Record<string, unknown>) => string | undefined> = {
+  anthropic: validateAnthropicRequest,
+  openai: validateOpenAIResponsesRequest,
+  google: validateGeminiRequest,
+  "openai-compatible": validateOpenAICompatRequest,
+};
+
+/** Sends `call` through the real AI SDK provider (fetch captured, nothing leaves the process); its body. */
+export async function wireBodyOf(provider: ProviderId, call: RenderedRequest): Promise<Record<string, unknown>> {
+  const { fetch, requests } = capturingFetch(replyFor(provider));
+  const baseURL = provider === "openai-compatible" ? "http://127.0.0.1:1/v1" : undefined;
+  const modelId = WIRE_TEST_MODELS[provider];
+  const model = createLanguageModel({ provider, modelId, apiKey: "test-key", baseURL, fetch });
+  await streamText({ model, ...call.options, maxRetries: 0, onError: () => {} }).consumeStream();
+  if (requests.length !== 1) throw new Error(`expected one request, the SDK sent ${requests.length}`);
+  return requests[0]!.body;
 }
