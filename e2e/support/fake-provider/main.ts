@@ -9,7 +9,8 @@ if (!Number.isInteger(port) || port < 0 || port > 65535) {
   process.exit(2);
 }
 
-const provider = await startFakeProvider({ port, defaultReply: "echo" });
+// One line per model request in the Playwright output ([WebServer]), to read a failed run by.
+const provider = await startFakeProvider({ port, defaultReply: "echo", log: (line) => console.log(line) });
 console.log(`fake provider (echo mode) on ${provider.url}`);
 for (const [name, baseUrl] of Object.entries(provider.baseUrls)) console.log(`  ${name}: ${baseUrl}`);
 

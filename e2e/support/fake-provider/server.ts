@@ -51,6 +51,8 @@ export interface FakeProviderOptions {
   host?: string;
   /** The reply when no script is queued: a fixed reply, a function of the request, or "echo". */
   defaultReply?: ReplySource;
+  /** Gets one line per model request once it is answered (which reply it took, how it ended). */
+  log?: (line: string) => void;
 }
 
 export interface RecordedRequest {
@@ -201,7 +203,9 @@ export async function startFakeProvider(options: FakeProviderOptions = {}): Prom
     const foreign = foreignSignatureFailure(route.wire.provider, inner.body, signatureScope);
     if (foreign) return fail(400, foreign.message, foreign.type);
     const request = route.wire.parseRequest(inner.body, inner.path);
-    const reply: ScriptedReply = resolveReply(nextReply(route.wire.provider, request), request);
+    const source = nextReply(route.wire.provider, request);
+    const reply: ScriptedReply = resolveReply(source, request);
+    res.once("close", () => options.log?.(describeRequest(record, request, source)));
     if (reply.error !== undefined && "status" in reply.error) {
       return fail(reply.error.status, reply.error.message, reply.error.type, reply.error.headers);
     }
@@ -334,6 +338,21 @@ function redactHeaders(req: IncomingMessage): Record<string, string> {
       SECRET_HEADERS.has(name) ? "present" : Array.isArray(value) ? value.join(", ") : (value ?? ""),
     ]),
   );
+}
+
+/** One log line: the request, the reply it took (scripted for which message, echo, …), how it ended. */
+function describeRequest(record: RecordedRequest, request: ParsedRequest, source: ReplySource): string {
+  const took =
+    typeof source === "string"
+      ? source
+      : typeof source === "function"
+        ? "a reply function"
+        : source.forMessage
+          ? `the reply scripted for ${JSON.stringify(source.forMessage)}`
+          : "a scripted reply";
+  const user = JSON.stringify((request.lastUserText ?? "").slice(0, 60));
+  const ended = record.aborted ? "aborted by the client" : `status ${record.status}`;
+  return `${record.provider} ${record.path}: user ${user}, ${request.toolResults.length} tool results; took ${took}; ${ended}`;
 }
 
 export { type ParsedRequest, PROVIDER_IDS, type ProviderId, type ReplySource, type ScriptedReply };
