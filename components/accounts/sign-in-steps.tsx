@@ -4,10 +4,11 @@
 // pastes the code it shows) and the device step (a code to enter on the vendor's page while this
 // polls at the vendor's pace). Only the code the user pasted goes up; only account ids come back.
 import { useMutation } from "@tanstack/react-query";
-import { useEffect, useId, useRef, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 
 import { useTRPC } from "@/components/providers/trpc-provider.tsx";
 import { Button } from "@/components/ui/button.tsx";
+import { TextField } from "@/components/ui/text-field.tsx";
 
 export type Flow = "anthropic" | "openai" | "google";
 export type Pending =
@@ -37,7 +38,6 @@ export function CodePasteStep({
 }: StepProps<Extract<Pending, { kind: "code-paste" }>>) {
   const trpc = useTRPC();
   const [code, setCode] = useState("");
-  const inputId = useId();
   const complete = useMutation(trpc.providerLogins.complete.mutationOptions({ onSuccess: onDone, onError }));
   return (
     <form
@@ -57,17 +57,14 @@ export function CodePasteStep({
         </li>
         <li>Copy the code the page shows you and paste it below.</li>
       </ol>
-      <label htmlFor={inputId} className="text-sm font-medium">
-        Code from the sign-in page
-      </label>
-      <input
-        id={inputId}
+      <TextField
+        label="Code from the sign-in page"
         value={code}
-        onChange={(event) => setCode(event.target.value)}
+        onValueChange={setCode}
         autoComplete="off"
         spellCheck={false}
         required
-        className="rounded-md border border-zinc-300 bg-white px-3 py-2 font-mono text-sm dark:border-zinc-700 dark:bg-zinc-900"
+        className="font-mono"
       />
       <div className="flex gap-2">
         <Button type="submit" disabled={complete.isPending || code.trim() === ""}>
