@@ -1,5 +1,5 @@
 // Test helpers for the provider tests: replay the recorded provider streams in
-// ../shared/fixtures/provider-streams (see SOURCES.md there) as real SSE bodies, a fetch that
+// e2e/fixtures/provider-streams (see SOURCES.md there) as real SSE bodies, a fetch that
 // records every request body the AI SDK sends, and sending a rendered request through the real AI
 // SDK provider to read its wire body (checked by the fake provider's strict validators). Only tests
 // import this file.
@@ -16,7 +16,7 @@ import type { ProviderId } from "../session/canonical.ts";
 import { createLanguageModel } from "./model-factory.ts";
 import type { RenderedRequest } from "./render.ts";
 
-export const fixturesDir = path.resolve(process.cwd(), "../shared/fixtures/provider-streams");
+export const fixturesDir = path.resolve(import.meta.dirname, "../../e2e/fixtures/provider-streams");
 
 export type FixtureProvider = "anthropic" | "openai" | "google";
 
