@@ -8,8 +8,8 @@ import path from "node:path";
 import { createDbClient, type Db } from "../server/db.ts";
 import { startEmbeddedPostgres } from "../server/db/embedded-postgres.ts";
 import { applyMigrations } from "../server/db/migrate.ts";
-import { createChatSession, listChatSessions } from "../server/session/chat-sessions.ts";
-import { createTestDatabase, createTestUser } from "../server/testing/database.ts";
+import { createChatSession, listChatSessions } from "../server/db/chat-sessions.ts";
+import { createTestDatabase, createTestUser } from "../e2e/support/testbeds/database.ts";
 import { ms, printTable, summarize, time } from "./stats.ts";
 
 const ITERATIONS = 200;

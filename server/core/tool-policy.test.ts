@@ -2,7 +2,7 @@
 // leniently, and a persona allowlist admits exact names, `server.*` and `*`, and nothing else.
 import { describe, expect, it } from "vitest";
 
-import { allowlistEntrySchema, effectivePolicy, isAllowedByPersona, parseToolPolicies } from "./rules.ts";
+import { allowlistEntrySchema, effectivePolicy, isAllowedByPersona, parseToolPolicies } from "./tool-policy.ts";
 
 describe("effectivePolicy", () => {
   it.each([

@@ -1,8 +1,8 @@
 // Tools Patchbay itself provides to every session, with no MCP server involved. They prove the
 // tool loop end to end and stay useful beside MCP connectors. Canonical names are `builtin.<tool>`.
-import type { JsonValue, ToolSnapshot, ToolSpec } from "./canonical.ts";
-import { ToolError, type ToolCallRequest, type ToolOutcome, type ToolSource } from "./tool-runner.ts";
-import { exposeToolNames } from "../providers/tool-names.ts";
+import type { JsonValue, ToolSnapshot, ToolSpec } from "../core/canonical.ts";
+import { ToolError, type ToolCallRequest, type ToolOutcome, type ToolSource } from "../core/tool-source.ts";
+import { exposeToolNames } from "../core/tool-names.ts";
 
 export type BuiltinTool = Omit<ToolSpec, "exposedName"> & {
   run(args: Record<string, JsonValue>, signal: AbortSignal): Promise<JsonValue>;

@@ -5,7 +5,7 @@ import { SseError } from "@modelcontextprotocol/sdk/client/sse.js";
 import { StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 
 import { AppError } from "../errors.ts";
-import { ToolError } from "../session/tool-runner.ts";
+import { ToolError } from "../core/tool-source.ts";
 
 /** `work`, unless `signal` aborts first (then a ToolError cancelled / timeout). */
 export function untilAborted<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T> {

@@ -12,8 +12,8 @@ import {
   ToolListChangedNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 
-import { type JsonValue } from "../session/canonical.ts";
-import { ToolError } from "../session/tool-runner.ts";
+import { type JsonValue } from "../core/canonical.ts";
+import { ToolError } from "../core/tool-source.ts";
 import { ReconnectBackoff } from "./backoff.ts";
 import { abortError, describe, formatSeconds, isTransportFailure, untilAborted } from "./call-errors.ts";
 import {

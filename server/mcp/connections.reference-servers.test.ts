@@ -9,7 +9,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, onTestFinished, vi } from "vitest";
 
 import { BIN, freePort, startServerProcess } from "../../e2e/support/mcp-fixture/launch.ts";
-import { type JsonValue } from "../session/canonical.ts";
+import { type JsonValue } from "../core/canonical.ts";
 import { ConnectionPool } from "./connections.ts";
 import { callMcpTool } from "./tool-call.ts";
 import { type ConnectorConfig } from "./transports.ts";

@@ -9,8 +9,8 @@ import { afterAll, beforeAll, describe, expect, it, onTestFinished, vi } from "v
 
 import { fixtureStdioConfig, isAlive, startFixtureHttp } from "../../e2e/support/mcp-fixture/launch.ts";
 import { LONG_TOOL_NAME, staticTools } from "../../e2e/support/mcp-fixture/tools.ts";
-import { type JsonValue } from "../session/canonical.ts";
-import { ToolError } from "../session/tool-runner.ts";
+import { type JsonValue } from "../core/canonical.ts";
+import { ToolError } from "../core/tool-source.ts";
 import { type ConnectionHealth, ConnectionPool, type ToolProgress } from "./connections.ts";
 import { type ConnectorConfig } from "./transports.ts";
 

@@ -11,7 +11,7 @@
 //   it (it may echo secrets): it stays in `recentStderr` and goes, redacted, to the operator's log.
 import { type OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
 
-import { type JsonValue } from "../session/canonical.ts";
+import { type JsonValue } from "../core/canonical.ts";
 import { McpConnection } from "./connection.ts";
 import type { RemoteAccess } from "./remote-access.ts";
 import { type ConnectorConfig } from "./transports.ts";

@@ -13,10 +13,10 @@ import { openWithKey } from "../crypto/secrets.ts";
 import type { Db } from "../db.ts";
 import { env } from "../env.ts";
 import { AppError } from "../errors.ts";
-import { createTestDatabase, createTestUser, type TestDatabase } from "../testing/database.ts";
+import { createTestDatabase, createTestUser, type TestDatabase } from "../../e2e/support/testbeds/database.ts";
 import type { AdminConnector } from "./admin-file.ts";
 import { createUserConnector, getConnectorConfig, syncAdminConnectors, updateUserConnector } from "./connectors.ts";
-import type { LookupAll } from "./url-guard.ts";
+import type { LookupAll } from "../core/url-guard.ts";
 
 const KEY = Buffer.alloc(32, 7);
 const TOKEN = "Bearer sk-live-connector-token-4711";

@@ -14,7 +14,7 @@ import { Prisma, type Connector } from "../generated/prisma/client.ts";
 import { headerRecordSchema, headerValueSchema, httpUrlSchema, type AdminConnector } from "./admin-file.ts";
 import { connectorNameSchema } from "./connector-names.ts";
 import type { ConnectorConfig } from "./transports.ts";
-import { assertPublicUrl, type LookupAll } from "./url-guard.ts";
+import { assertPublicUrl, type LookupAll } from "../core/url-guard.ts";
 
 export type ConnectorTransport = ConnectorConfig["kind"];
 

@@ -4,7 +4,7 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { z } from "zod";
 
-import { jsonValueSchema } from "../session/canonical.ts";
+import { jsonValueSchema } from "../core/canonical.ts";
 import type { McpTool } from "./connections.ts";
 
 const MAX_TOOL_PAGES = 100;

@@ -6,9 +6,9 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 
 import { fixtureStdioConfig, startFixtureHttp, type ServerProcess } from "../../e2e/support/mcp-fixture/launch.ts";
-import { shortHash } from "../providers/tool-names.ts";
-import { createTestDatabase, type TestDatabase } from "../testing/database.ts";
-import { createUserWithSession, waitFor } from "../testing/engine.ts";
+import { shortHash } from "../core/tool-names.ts";
+import { createTestDatabase, type TestDatabase } from "../../e2e/support/testbeds/database.ts";
+import { createUserWithSession, waitFor } from "../../e2e/support/testbeds/engine.ts";
 import { ConnectionPool } from "./connections.ts";
 import { McpRegistry, type ResolvedConnector } from "./registry.ts";
 import type { ConnectorConfig } from "./transports.ts";

@@ -14,11 +14,11 @@
 // per-user credentials lists and runs tools with that user's own account, never another's.
 import type { Db } from "../db.ts";
 import { AppError } from "../errors.ts";
-import type { ExposedPolicy } from "../policy/rules.ts";
-import { builtinTools, type BuiltinTool } from "../session/builtin-tools.ts";
-import type { JsonValue, ToolSpec } from "../session/canonical.ts";
+import type { ExposedPolicy } from "../core/tool-policy.ts";
+import { builtinTools, type BuiltinTool } from "./builtin-tools.ts";
+import type { JsonValue, ToolSpec } from "../core/canonical.ts";
 import { appendEvent } from "../session/events.ts";
-import { ToolError, type ToolCallRequest, type ToolOutcome, type ToolSource } from "../session/tool-runner.ts";
+import { ToolError, type ToolCallRequest, type ToolOutcome, type ToolSource } from "../core/tool-source.ts";
 import { connectionKey, parseConnectionKey } from "./connection-keys.ts";
 import { BUILTIN_CONNECTOR } from "./connector-names.ts";
 import type { ConnectionPool } from "./connections.ts";

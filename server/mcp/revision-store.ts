@@ -12,7 +12,7 @@
 import { z } from "zod";
 
 import type { Db } from "../db.ts";
-import { toolPolicySchema } from "../policy/rules.ts";
+import { toolPolicySchema } from "../core/tool-policy.ts";
 import type { McpTool } from "./connections.ts";
 import type { RegistryTool } from "./registry.ts";
 import { selectionSchema, snapshotManifestSchema, type Selection, type SnapshotManifest } from "./snapshot-manifest.ts";

@@ -7,8 +7,8 @@
 // why), and a background rebuild that failed is shown (and retried) until one succeeds.
 import type { Db } from "../db.ts";
 import { AppError } from "../errors.ts";
-import { DEFAULT_POLICY, parseToolPolicies, type ToolPolicy } from "../policy/rules.ts";
-import { getChatSession } from "../session/chat-sessions.ts";
+import { DEFAULT_POLICY, parseToolPolicies, type ToolPolicy } from "../core/tool-policy.ts";
+import { getChatSession } from "../db/chat-sessions.ts";
 import { connectionKey } from "./connection-keys.ts";
 import type { ConnectionHealth, ConnectionPool } from "./connections.ts";
 import { listConnectors } from "./connectors.ts";

@@ -8,8 +8,8 @@ import type { Db } from "../db.ts";
 import { AppError } from "../errors.ts";
 import type { ToolApprovalStatus } from "../generated/prisma/enums.ts";
 import type { TransactionClient } from "../generated/prisma/internal/prismaNamespace.ts";
-import type { JsonValue } from "../session/canonical.ts";
-import { CHANNELS, notify, waitForNotification } from "../session/notifier.ts";
+import type { JsonValue } from "../core/canonical.ts";
+import { CHANNELS, notify, waitForNotification } from "../db/notifier.ts";
 
 export type ApprovalDecision = "approve" | "deny";
 export type ApprovalTarget = { approvalId: string } | { turnId: string; callId: string };

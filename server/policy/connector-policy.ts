@@ -8,8 +8,8 @@ import type { Db } from "../db.ts";
 import { rebuildOrUndo } from "../mcp/rebuild-or-undo.ts";
 import type { McpRegistry } from "../mcp/registry.ts";
 import { assertVisibleConnector } from "../mcp/session-tools.ts";
-import { getChatSession } from "../session/chat-sessions.ts";
-import { parseToolPolicies, type ToolPolicy } from "./rules.ts";
+import { getChatSession } from "../db/chat-sessions.ts";
+import { parseToolPolicies, type ToolPolicy } from "../core/tool-policy.ts";
 
 type Deps = { db: Db; registry: Pick<McpRegistry, "rebuild" | "rebuildSessions"> };
 type ConnectorRef = { sessionId: string; connectorId: string };

@@ -10,8 +10,8 @@ import { AppError } from "../errors.ts";
 import { Prisma } from "../generated/prisma/client.ts";
 import { rebuildOrUndo } from "../mcp/rebuild-or-undo.ts";
 import type { McpRegistry } from "../mcp/registry.ts";
-import { getChatSession } from "../session/chat-sessions.ts";
-import { allowlistEntrySchema } from "./rules.ts";
+import { getChatSession } from "../db/chat-sessions.ts";
+import { allowlistEntrySchema } from "../core/tool-policy.ts";
 
 export const personaInputSchema = z.object({
   name: z.string().trim().min(1, { error: "Name the persona" }).max(80, { error: "80 characters at most" }),

@@ -13,10 +13,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDbClient, poolOf, type Db } from "../db.ts";
 import { startEmbeddedPostgres } from "../db/embedded-postgres.ts";
 import { applyMigrations } from "../db/migrate.ts";
-import { createTestDatabase, createTestUser } from "../testing/database.ts";
+import { createTestDatabase, createTestUser } from "../../e2e/support/testbeds/database.ts";
 import { appendEvent, publishMessageDeltas, readEventsAfter } from "./event-store.ts";
 import { followEvents, type SessionEventDto } from "./events.ts";
-import { startListening, stopListening } from "./notifier.ts";
+import { startListening, stopListening } from "../db/notifier.ts";
 import { newRowId, recordRequestEnd, recordRequestStart, startTurnRows } from "./turn-writes.ts";
 
 async function waitUntil(isDone: () => boolean, timeoutMs = 10_000): Promise<void> {

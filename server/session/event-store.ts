@@ -21,7 +21,7 @@ import type pg from "pg";
 
 import { poolOf, type Db, type SqlPool } from "../db.ts";
 import type { SessionEventDto, SessionEventType } from "./events.ts";
-import { CHANNELS, notifyOthers } from "./notifier.ts";
+import { CHANNELS, notifyOthers } from "../db/notifier.ts";
 
 export type EventInput = {
   type: SessionEventType;

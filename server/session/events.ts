@@ -6,7 +6,7 @@
 // in event-store.ts; this module is the log's public face (its types, and following it).
 import type { Db } from "../db.ts";
 import { EVENT_PAGE_SIZE, onEventsAppended, readEventsAfter, type AppendedEvents } from "./event-store.ts";
-import { CHANNELS, onNotification } from "./notifier.ts";
+import { CHANNELS, onNotification } from "../db/notifier.ts";
 
 export { appendEvent, appendEvents, getLastEventId, publishMessageDeltas, readEventsAfter } from "./event-store.ts";
 

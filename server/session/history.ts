@@ -4,8 +4,8 @@
 // the event stream from exactly that id. Provider-opaque data stays server-side.
 import type { Db } from "../db.ts";
 import { listSessionApprovals, type ApprovalDto } from "../policy/approvals.ts";
-import type { AssistantPart, JsonValue } from "./canonical.ts";
-import { getChatSession, type ChatSessionDto } from "./chat-sessions.ts";
+import type { AssistantPart, JsonValue } from "../core/canonical.ts";
+import { getChatSession, type ChatSessionDto } from "../db/chat-sessions.ts";
 import { isReplacedMessage, keptFromOf, toCanonicalMessage, type ReplacedMetadata } from "./transcript.ts";
 
 export type PartDto =

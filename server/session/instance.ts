@@ -8,7 +8,7 @@ import { listConfiguredProviders } from "../providers/model-factory.ts";
 import { createModelResolver } from "../providers/model-resolver.ts";
 import { subscriptionConnection } from "../providers/subscriptions/connection.ts";
 import { SessionManager, type ModelChoice } from "./manager.ts";
-import { startListening } from "./notifier.ts";
+import { startListening } from "../db/notifier.ts";
 
 const globalForManager = globalThis as unknown as { patchbaySessionManager?: Promise<SessionManager> };
 

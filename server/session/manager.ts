@@ -13,8 +13,8 @@ import { randomUUID } from "node:crypto";
 import type { Db } from "../db.ts";
 import { AppError } from "../errors.ts";
 import type { ModelResolver } from "../providers/model-resolver.ts";
-import type { ProviderId } from "./canonical.ts";
-import { DEFAULT_SESSION_TITLE, getChatSession } from "./chat-sessions.ts";
+import type { ProviderId } from "../core/canonical.ts";
+import { DEFAULT_SESSION_TITLE, getChatSession } from "../db/chat-sessions.ts";
 import { findEditableMessage, replaceLastUserMessage } from "./edit-resend.ts";
 import {
   assertUsableAccount,
@@ -26,12 +26,12 @@ import {
 } from "./turn-models.ts";
 import { appendEvents, type EventInput } from "./event-store.ts";
 import { findLapsedTurns, renewLeases } from "./lease-store.ts";
-import { CHANNELS, notify, onNotification } from "./notifier.ts";
+import { CHANNELS, notify, onNotification } from "../db/notifier.ts";
 import { supersedeForRestart } from "./restart.ts";
 import { runTurn, type TurnSpec } from "./turn-runner.ts";
 import { finishTurn, releaseSession, turnSelect } from "./turn-store.ts";
 import { startTurnRows } from "./turn-writes.ts";
-import type { ToolSource } from "./tool-runner.ts";
+import type { ToolSource } from "../core/tool-source.ts";
 
 export type { ModelChoice } from "./turn-models.ts";
 

@@ -1,7 +1,7 @@
 // Persists an assistant message while it streams (see createWriter). Used by turn-runner.ts for each
 // model request; it owns the batching of deltas and the order of the writes.
 import type { AssistantDraft } from "./assistant-draft.ts";
-import type { ToolCallPart } from "./canonical.ts";
+import type { ToolCallPart } from "../core/canonical.ts";
 import { publishMessageDeltas, type EventInput } from "./event-store.ts";
 import { toPartDto } from "./history.ts";
 import type { TurnDeps, TurnSpec } from "./turn-runner.ts";

@@ -14,7 +14,7 @@ import {
   type CallPlan,
   type ToolCallLimits,
 } from "../policy/limits.ts";
-import type { ToolCallPart, ToolResultPart } from "./canonical.ts";
+import type { ToolCallPart, ToolResultPart } from "../core/canonical.ts";
 import { appendEvent, type SessionEventType } from "./events.ts";
 import {
   runToolCall,
@@ -23,7 +23,7 @@ import {
   type ToolOutcome,
   type ToolProgress,
   type ToolSource,
-} from "./tool-runner.ts";
+} from "../core/tool-source.ts";
 import { appendTurnToolMessage } from "./transcript.ts";
 
 /** The turn must stop here without writing anything more: it was aborted, or it ended elsewhere. */

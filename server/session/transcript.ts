@@ -15,7 +15,7 @@ import {
   type CanonicalMessage,
   type TextPart,
   type ToolResultPart,
-} from "./canonical.ts";
+} from "../core/canonical.ts";
 
 /** The metadata of a user message replaced by an edit: the id of the message that replaced it. */
 export type ReplacedMetadata = { replacedBy: string };

@@ -17,13 +17,13 @@ import { renderRequest, type RenderInput } from "../providers/render.ts";
 import { safeErrorMessage } from "../providers/safe-error.ts";
 import { decodeFullStream } from "../providers/stream-events.ts";
 import { AssistantDraft, newCanonicalCallId } from "./assistant-draft.ts";
-import type { ProviderId, ProviderOrigin, ToolCallPart } from "./canonical.ts";
+import type { ProviderId, ProviderOrigin, ToolCallPart } from "../core/canonical.ts";
 import { appendEvent, type EventInput } from "./event-store.ts";
 import { toPartDto } from "./history.ts";
 import { createWriter } from "./message-writer.ts";
 import { renderFinalRequest } from "./step-limit.ts";
 import { runToolRound, StepAborted } from "./tool-round.ts";
-import type { SourceSnapshot, ToolSource } from "./tool-runner.ts";
+import type { SourceSnapshot, ToolSource } from "../core/tool-source.ts";
 import { loadTurnHistory } from "./transcript.ts";
 import { newRowId, recordRequestEnd, recordRequestStart } from "./turn-writes.ts";
 

@@ -8,7 +8,7 @@
 import { randomUUID } from "node:crypto";
 
 import { poolOf, type Db } from "../db.ts";
-import { DEFAULT_SESSION_TITLE } from "./chat-sessions.ts";
+import { DEFAULT_SESSION_TITLE } from "../db/chat-sessions.ts";
 import {
   appendedColumns,
   appendEventsCtes,

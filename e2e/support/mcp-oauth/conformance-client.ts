@@ -1,5 +1,5 @@
 // The MCP client under test for `@modelcontextprotocol/conformance` (client scenarios): the runner
-// starts a test server per scenario and runs `tsx server/mcp/conformance-client.ts <server-url>`
+// starts a test server per scenario and runs `tsx e2e/support/mcp-oauth/conformance-client.ts <server-url>`
 // with MCP_CONFORMANCE_SCENARIO (and, for some, MCP_CONFORMANCE_CONTEXT) set. It goes through
 // Patchbay's own ConnectionPool / Streamable HTTP transport and McpOAuthProvider (in-memory store,
 // ephemeral sealing key), so the scenarios exercise the code a chat turn uses. Every scenario gets
@@ -12,12 +12,13 @@ import { randomBytes } from "node:crypto";
 
 import { z } from "zod";
 
-import { openWithKey, sealWithKey } from "../crypto/secrets.ts";
-import { type JsonValue } from "../session/canonical.ts";
-import { ToolError } from "../session/tool-runner.ts";
-import { ConnectionPool, type McpTool } from "./connections.ts";
-import { completeMcpAuthorization, InMemoryMcpTokenStore, McpOAuthProvider } from "./oauth-provider.ts";
-import { type ConnectorConfig } from "./transports.ts";
+import { openWithKey, sealWithKey } from "../../../server/crypto/secrets.ts";
+import { type JsonValue } from "../../../server/core/canonical.ts";
+import { ToolError } from "../../../server/core/tool-source.ts";
+import { ConnectionPool, type McpTool } from "../../../server/mcp/connections.ts";
+import { completeMcpAuthorization, McpOAuthProvider } from "../../../server/mcp/oauth-provider.ts";
+import { InMemoryMcpTokenStore } from "../testbeds/in-memory-token-store.ts";
+import { type ConnectorConfig } from "../../../server/mcp/transports.ts";
 
 const KEY = "conformance";
 const STEP_TIMEOUT_MS = 10_000;
@@ -30,7 +31,7 @@ const CLIENT_METADATA_URL = "https://conformance-test.local/client-metadata.json
 const contextSchema = z.object({ client_id: z.string().optional(), client_secret: z.string().optional() }).loose();
 
 async function main(serverUrl: string | undefined): Promise<void> {
-  if (!serverUrl) throw new Error("Usage: tsx server/mcp/conformance-client.ts <server-url>");
+  if (!serverUrl) throw new Error("Usage: tsx e2e/support/mcp-oauth/conformance-client.ts <server-url>");
   const provider = await createProvider();
   const pool = new ConnectionPool({ authProvider: () => provider, connectTimeoutMs: STEP_TIMEOUT_MS });
   const config: ConnectorConfig = { kind: "streamable-http", url: serverUrl, headers: {} };
@@ -66,7 +67,6 @@ async function createProvider(): Promise<McpOAuthProvider> {
     },
   });
   // auth/pre-registration: the client is registered out of band; the runner hands us its credentials.
-  // eslint-disable-next-line no-restricted-properties -- the runner's protocol, not Patchbay configuration.
   const context = contextSchema.parse(JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT ?? "{}"));
   if (context.client_id) {
     await provider.saveClientInformation({

@@ -2,15 +2,15 @@
 // now): a fresh Postgres database, the fake provider, two admin connectors (`fixture`, `extra`)
 // running our MCP fixture over stdio behind the real registry and connection pool, and a session
 // manager whose tool source is that registry, counting every call it runs.
-import { fixtureStdioConfig } from "../../e2e/support/mcp-fixture/launch.ts";
-import { startFakeProvider } from "../../e2e/support/fake-provider/server.ts";
-import { ConnectionPool } from "../mcp/connections.ts";
-import { McpRegistry } from "../mcp/registry.ts";
-import { setConnectorEnabled } from "../mcp/session-tools.ts";
-import { setToolPolicy } from "../policy/connector-policy.ts";
-import type { SessionManager } from "../session/manager.ts";
-import { startListening, stopListening } from "../session/notifier.ts";
-import type { ToolSource } from "../session/tool-runner.ts";
+import { fixtureStdioConfig } from "../mcp-fixture/launch.ts";
+import { startFakeProvider } from "../fake-provider/server.ts";
+import { ConnectionPool } from "../../../server/mcp/connections.ts";
+import { McpRegistry } from "../../../server/mcp/registry.ts";
+import { setConnectorEnabled } from "../../../server/mcp/session-tools.ts";
+import { setToolPolicy } from "../../../server/policy/connector-policy.ts";
+import type { SessionManager } from "../../../server/session/manager.ts";
+import { startListening, stopListening } from "../../../server/db/notifier.ts";
+import type { ToolSource } from "../../../server/core/tool-source.ts";
 import { createTestDatabase, type TestDatabase } from "./database.ts";
 import { createManager, createUserWithSession, type FakeProvider } from "./engine.ts";
 

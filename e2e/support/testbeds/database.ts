@@ -5,9 +5,9 @@ import { randomBytes } from "node:crypto";
 
 import pg from "pg";
 
-import { createDbClient, poolOf, type Db, type SqlPool } from "../db.ts";
-import { applyMigrations } from "../db/migrate.ts";
-import { env } from "../env.ts";
+import { createDbClient, poolOf, type Db, type SqlPool } from "../../../server/db.ts";
+import { applyMigrations } from "../../../server/db/migrate.ts";
+import { env } from "../../../server/env.ts";
 
 export type TestDatabase = { url: string; db: Db; pool: SqlPool; drop(): Promise<void> };
 

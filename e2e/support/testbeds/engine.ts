@@ -1,14 +1,14 @@
 // An engine for integration tests: a fresh real Postgres database, the fake provider server (real
 // HTTP + SSE in each provider's wire format) and a SessionManager wired to both. Also the helpers
 // tests use to wait for a turn and read what it stored.
-import { createLanguageModel } from "../providers/model-factory.ts";
-import type { ModelResolver } from "../providers/model-resolver.ts";
-import { createBuiltinToolSource } from "../session/builtin-tools.ts";
-import type { ProviderId } from "../session/canonical.ts";
-import { SessionManager, type ManagerOptions } from "../session/manager.ts";
-import { startListening, stopListening } from "../session/notifier.ts";
-import type { Db } from "../db.ts";
-import { startFakeProvider } from "../../e2e/support/fake-provider/server.ts";
+import { createLanguageModel } from "../../../server/providers/model-factory.ts";
+import type { ModelResolver } from "../../../server/providers/model-resolver.ts";
+import { createBuiltinToolSource } from "../../../server/mcp/builtin-tools.ts";
+import type { ProviderId } from "../../../server/core/canonical.ts";
+import { SessionManager, type ManagerOptions } from "../../../server/session/manager.ts";
+import { startListening, stopListening } from "../../../server/db/notifier.ts";
+import type { Db } from "../../../server/db.ts";
+import { startFakeProvider } from "../fake-provider/server.ts";
 import { createTestDatabase, createTestUser, type TestDatabase } from "./database.ts";
 
 export type FakeProvider = Awaited<ReturnType<typeof startFakeProvider>>;

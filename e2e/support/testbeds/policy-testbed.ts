@@ -2,13 +2,13 @@
 // fixture as an admin connector behind a real registry, and two SessionManagers on the same database
 // with different instance ids (`manager` runs the turns; `second` stands for another app instance).
 // Both use DEFAULT_SYSTEM as the system prompt of chats without a persona.
-import { fixtureStdioConfig } from "../../e2e/support/mcp-fixture/launch.ts";
-import { startFakeProvider } from "../../e2e/support/fake-provider/server.ts";
-import { ConnectionPool } from "../mcp/connections.ts";
-import { McpRegistry, type RegistryTool } from "../mcp/registry.ts";
-import { setConnectorEnabled } from "../mcp/session-tools.ts";
-import type { ManagerOptions, SessionManager } from "../session/manager.ts";
-import { startListening, stopListening } from "../session/notifier.ts";
+import { fixtureStdioConfig } from "../mcp-fixture/launch.ts";
+import { startFakeProvider } from "../fake-provider/server.ts";
+import { ConnectionPool } from "../../../server/mcp/connections.ts";
+import { McpRegistry, type RegistryTool } from "../../../server/mcp/registry.ts";
+import { setConnectorEnabled } from "../../../server/mcp/session-tools.ts";
+import type { ManagerOptions, SessionManager } from "../../../server/session/manager.ts";
+import { startListening, stopListening } from "../../../server/db/notifier.ts";
 import { createTestDatabase, type TestDatabase } from "./database.ts";
 import { createManager, createUserWithSession, TEST_MODELS, waitFor, type FakeProvider } from "./engine.ts";
 

@@ -8,13 +8,13 @@ import path from "node:path";
 
 import { streamText } from "ai";
 
-import { validateAnthropicRequest } from "../../e2e/support/fake-provider/validate-anthropic.ts";
-import { validateGeminiRequest } from "../../e2e/support/fake-provider/validate-gemini.ts";
-import { validateOpenAICompatRequest } from "../../e2e/support/fake-provider/validate-openai-compat.ts";
-import { validateOpenAIResponsesRequest } from "../../e2e/support/fake-provider/validate-openai-responses.ts";
-import type { ProviderId } from "../session/canonical.ts";
-import { createLanguageModel } from "./model-factory.ts";
-import type { RenderedRequest } from "./render.ts";
+import { validateAnthropicRequest } from "../fake-provider/validate-anthropic.ts";
+import { validateGeminiRequest } from "../fake-provider/validate-gemini.ts";
+import { validateOpenAICompatRequest } from "../fake-provider/validate-openai-compat.ts";
+import { validateOpenAIResponsesRequest } from "../fake-provider/validate-openai-responses.ts";
+import type { ProviderId } from "../../../server/core/canonical.ts";
+import { createLanguageModel } from "../../../server/providers/model-factory.ts";
+import type { RenderedRequest } from "../../../server/providers/render.ts";
 
 export const fixturesDir = path.resolve(import.meta.dirname, "../../e2e/fixtures/provider-streams");
 

@@ -2,9 +2,9 @@
 // children (server-everything and our fixture), installs the graceful shutdown the app installs
 // (unless --without-shutdown), prints the children's pids as JSON on stdout, then waits for a signal.
 // --exit-first adds a SIGTERM handler that exits at once, as Next.js does once its server is closed.
-import { BIN, fixtureStdioConfig } from "../../e2e/support/mcp-fixture/launch.ts";
-import { ConnectionPool } from "./connections.ts";
-import { installGracefulShutdown } from "./shutdown.ts";
+import { BIN, fixtureStdioConfig } from "../mcp-fixture/launch.ts";
+import { ConnectionPool } from "../../../server/mcp/connections.ts";
+import { installGracefulShutdown } from "../../../server/mcp/shutdown.ts";
 
 const flags = new Set(process.argv.slice(2));
 const pool = new ConnectionPool();

@@ -3,16 +3,16 @@
 // subscriptionConnection, with an env pointing every vendor URL at the local servers (users' own API
 // keys reach the fake provider's API endpoints too, so a chat can switch between both). Also plays the
 // user in a browser tab: opens an authorize URL, presses Authorize and reads the code to paste.
-import { startFakeProvider } from "../../e2e/support/fake-provider/server.ts";
-import { startProviderOAuth } from "../../e2e/support/provider-oauth/server.ts";
-import { parseEnv, type Env } from "../env.ts";
-import { createBuiltinToolSource } from "../session/builtin-tools.ts";
-import { SessionManager } from "../session/manager.ts";
-import { startListening, stopListening } from "../session/notifier.ts";
+import { startFakeProvider } from "../fake-provider/server.ts";
+import { startProviderOAuth } from "../provider-oauth/server.ts";
+import { parseEnv, type Env } from "../../../server/env.ts";
+import { createBuiltinToolSource } from "../../../server/mcp/builtin-tools.ts";
+import { SessionManager } from "../../../server/session/manager.ts";
+import { startListening, stopListening } from "../../../server/db/notifier.ts";
 import { createTestDatabase, type TestDatabase } from "./database.ts";
-import { createModelResolver } from "../providers/model-resolver.ts";
-import { subscriptionConnection } from "../providers/subscriptions/connection.ts";
-import { completeLogin, pollLogin, startLogin } from "../providers/subscriptions/logins.ts";
+import { createModelResolver } from "../../../server/providers/model-resolver.ts";
+import { subscriptionConnection } from "../../../server/providers/subscriptions/connection.ts";
+import { completeLogin, pollLogin, startLogin } from "../../../server/providers/subscriptions/logins.ts";
 
 export type SubscriptionHarness = {
   database: TestDatabase;

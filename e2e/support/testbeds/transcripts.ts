@@ -1,7 +1,13 @@
 // Canonical transcripts and a tool snapshot shared by the render tests: one tool round produced by
 // each provider, with the opaque data each provider really attaches (values shaped like the
 // recorded fixtures). Only tests import this file.
-import type { CanonicalMessage, ProviderId, ProviderOrigin, ToolSnapshot, Transcript } from "../session/canonical.ts";
+import type {
+  CanonicalMessage,
+  ProviderId,
+  ProviderOrigin,
+  ToolSnapshot,
+  Transcript,
+} from "../../../server/core/canonical.ts";
 
 export const ANTHROPIC_SIGNATURE = "EvQBCkYICxgCKkAxhD4NUKFzudtZ6NzbZdEiBACIScTzqjPViM596iWLZIk4EFKYYBj3B6Pt";
 export const OPENAI_ENCRYPTED = "gAAAAABpPDIVOKrsHNZ0GwsoEKA_IGfuJ5f8Ma_6-EojH4yZFL50qlfUzM7FREdQ";

@@ -1,10 +1,10 @@
-// A second app instance for multi-process tests: `tsx server/testing/turn-process.ts <json>` with
+// A second app instance for multi-process tests: `tsx e2e/support/testbeds/turn-process.ts <json>` with
 // { databaseUrl, baseUrls, userId, sessionId, text, provider, model } starts one turn in its own
 // SessionManager (its own instance id, LISTEN connection and lease), prints {"turnId": …} on
 // stdout, and keeps running until it is killed — or SIGKILLed mid-stream to simulate a crash.
-import { createDbClient } from "../db.ts";
-import type { ProviderId } from "../session/canonical.ts";
-import { startListening } from "../session/notifier.ts";
+import { createDbClient } from "../../../server/db.ts";
+import type { ProviderId } from "../../../server/core/canonical.ts";
+import { startListening } from "../../../server/db/notifier.ts";
 import { createManager, type FakeProviderId } from "./engine.ts";
 
 type Args = {

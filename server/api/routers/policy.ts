@@ -16,7 +16,7 @@ import {
   setSessionPersona,
   updatePersona,
 } from "../../policy/personas.ts";
-import { toolPolicySchema } from "../../policy/rules.ts";
+import { toolPolicySchema } from "../../core/tool-policy.ts";
 import { createTRPCRouter, protectedProcedure } from "../trpc.ts";
 
 const id = z.string().min(1).max(64);

@@ -2,7 +2,7 @@
 // with $ref, const, type arrays, oneOf, allOf and tuples mapped rather than dropped.
 import { describe, expect, it } from "vitest";
 
-import type { JsonValue } from "../../session/canonical.ts";
+import type { JsonValue } from "../../core/canonical.ts";
 import { toGeminiSchema } from "./schema.ts";
 
 const allowedKeywords = new Set([

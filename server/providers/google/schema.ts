@@ -5,7 +5,7 @@
 // that are not all strings move into the description, and every other keyword is dropped. The result
 // is valid both as Gemini's `parameters` and as `parametersJsonSchema` (what @ai-sdk/google sends;
 // it passes JSON Schema through unchanged, so this converter is our guarantee). Pure.
-import type { JsonValue } from "../../session/canonical.ts";
+import type { JsonValue } from "../../core/canonical.ts";
 
 type Schema = Record<string, JsonValue>;
 

@@ -4,8 +4,12 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
 
 import type { Db } from "../../db.ts";
-import { createTestUser } from "../../testing/database.ts";
-import { connectByCodePaste, startSubscriptionHarness, type SubscriptionHarness } from "../../testing/subscriptions.ts";
+import { createTestUser } from "../../../e2e/support/testbeds/database.ts";
+import {
+  connectByCodePaste,
+  startSubscriptionHarness,
+  type SubscriptionHarness,
+} from "../../../e2e/support/testbeds/subscriptions.ts";
 import { subscriptionConnection } from "./connection.ts";
 
 let h: SubscriptionHarness;
