@@ -5,7 +5,7 @@ import { ChatView } from "@/components/chat/chat-view.tsx";
 import { requireUser } from "@/server/auth/session.ts";
 import { getDb } from "@/server/db.ts";
 import { AppError } from "@/server/errors.ts";
-import { getChatSession } from "@/server/session/chat-sessions.ts";
+import { getChatSession } from "@/server/db/chat-sessions.ts";
 
 type Params = Promise<{ sessionId: string }>;
 
