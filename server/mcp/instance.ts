@@ -1,6 +1,8 @@
 // This process's MCP side, wired from env: the admin connectors (read from MCP_SERVERS_FILE and
 // synced into the database at start), the connection pool, and the registry that turns use as
 // their ToolSource. A connector's list_changed or health change rebuilds every session using it.
+// The session layer creates it once per process (session/instance.ts) and passes `onToolsChanged`,
+// so every committed revision is recorded for the browsers before anything can rebuild.
 // Connections with per-user credentials (connection-keys.ts) carry their user's McpOAuthProvider
 // over the Postgres token store; those never start an authorization themselves (`background`):
 // the user does, from the UI (oauth-accounts.ts). installShutdown wires the graceful shutdown
@@ -14,11 +16,11 @@ import { resolveConnector as resolveConnectorRow, syncAdminConnectors } from "./
 import { type OAuthAccountDeps } from "./oauth-accounts.ts";
 import { McpOAuthProvider } from "./oauth-provider.ts";
 import { PrismaMcpTokenStore } from "./oauth-store.ts";
-import { McpRegistry, type ResolvedConnector } from "./registry.ts";
+import { McpRegistry, type ResolvedConnector, type ToolsChangedListener } from "./registry.ts";
 import { createRemoteAccess, type RemoteAccess } from "./remote-access.ts";
 import { installGracefulShutdown } from "./shutdown.ts";
 
-type McpRuntime = {
+export type McpRuntime = {
   db: Awaited<ReturnType<typeof getDb>>;
   registry: McpRegistry;
   pool: ConnectionPool;
@@ -28,9 +30,9 @@ type McpRuntime = {
   oauth: OAuthAccountDeps;
 };
 
-const globalForMcp = globalThis as unknown as { patchbayMcp?: Promise<McpRuntime>; patchbayShutdown?: boolean };
+const globalForMcp = globalThis as unknown as { patchbayShutdown?: boolean };
 
-async function createRuntime(): Promise<McpRuntime> {
+export async function createMcpRuntime(hooks: { onToolsChanged: ToolsChangedListener }): Promise<McpRuntime> {
   const db = await getDb();
   const adminConnectors = await loadAdminConnectors(env.MCP_SERVERS_FILE);
   await syncAdminConnectors(db, adminConnectors);
@@ -71,6 +73,7 @@ async function createRuntime(): Promise<McpRuntime> {
     db,
     pool,
     resolveConnector,
+    onToolsChanged: hooks.onToolsChanged,
     toolTimeoutMs: env.TOOL_TIMEOUT_MS,
     maxOutputChars: env.MCP_TOOL_OUTPUT_MAX_CHARS,
   });
@@ -88,22 +91,14 @@ export function oauthBaseUrl(requestOrigin?: string | null): string {
   return env.AUTH_URL ?? requestOrigin ?? `http://localhost:${env.PORT}`;
 }
 
-export function getMcpRuntime(): Promise<McpRuntime> {
-  globalForMcp.patchbayMcp ??= createRuntime().catch((error: unknown) => {
-    globalForMcp.patchbayMcp = undefined;
-    throw error;
-  });
-  return globalForMcp.patchbayMcp;
-}
-
 /**
  * Installs the graceful shutdown once per process: on SIGTERM / SIGINT, `stopTurns` (the session
  * manager's stop), then the MCP pool closes (ending every stdio child) and the HTTP agents close.
  */
-export async function installShutdown(stopTurns: () => Promise<void>): Promise<void> {
+export function installShutdown(runtime: Pick<McpRuntime, "pool" | "remote">, stopTurns: () => Promise<void>): void {
   if (globalForMcp.patchbayShutdown) return;
   globalForMcp.patchbayShutdown = true;
-  const { pool, remote } = await getMcpRuntime();
+  const { pool, remote } = runtime;
   installGracefulShutdown({
     steps: [
       { name: "session manager", run: stopTurns },

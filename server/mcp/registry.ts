@@ -10,6 +10,8 @@
 // Tool policy is applied here too: `deny` tools and tools outside the chat persona's allowlist are
 // not in the snapshot at all, and every tool that is carries its policy (`allow` or `ask`).
 // As a ToolSource it also runs calls, resolving them through the snapshot to exactly one tool.
+// It reports each committed revision to `onToolsChanged` (the session layer records it for the
+// browsers); it writes no session events itself.
 // Connections are taken on behalf of the chat's owner (connection-keys.ts): a connector with
 // per-user credentials lists and runs tools with that user's own account, never another's.
 import type { Db } from "../db.ts";
@@ -17,7 +19,6 @@ import { AppError } from "../errors.ts";
 import type { ExposedPolicy } from "../core/tool-policy.ts";
 import { builtinTools, type BuiltinTool } from "./builtin-tools.ts";
 import type { JsonValue, ToolSpec } from "../core/canonical.ts";
-import { appendEvent } from "../session/events.ts";
 import { ToolError, type ToolCallRequest, type ToolOutcome, type ToolSource } from "../core/tool-source.ts";
 import { connectionKey, parseConnectionKey } from "./connection-keys.ts";
 import { BUILTIN_CONNECTOR } from "./connector-names.ts";
@@ -58,8 +59,15 @@ export type RegistrySnapshot = { revision: number; tools: RegistryTool[] };
 
 export type ResolvedConnector = { id: string; name: string; config: ConnectorConfig };
 
+/** A committed revision: which session, its new revision number, and why it was built. */
+export type ToolsChange = { sessionId: string; revision: number; reason: string };
+/** Told of every committed revision, before the rebuild that made it returns. */
+export type ToolsChangedListener = (change: ToolsChange) => Promise<void>;
+
 export type RegistryOptions = {
   db: Db;
+  /** The session layer records each change for the browsers (a `tools.changed` event). */
+  onToolsChanged?: ToolsChangedListener;
   pool: ConnectionPool;
   resolveConnector: (connectorId: string) => Promise<ResolvedConnector | null>;
   builtins?: readonly BuiltinTool[];
@@ -311,7 +319,7 @@ export class McpRegistry implements ToolSource {
       if (revision === null) continue; // another instance's rebuild won: read the bindings again
       this.remember(sessionId, { revision, tools }); // only once committed: another instance may reuse the number otherwise
       this.failures.clear(sessionId);
-      await appendEvent(db, { sessionId, type: "tools.changed", data: { revision, reason } });
+      await this.options.onToolsChanged?.({ sessionId, revision, reason });
       return revision;
     }
     throw new AppError("conflict:tools", "The chat's tools kept changing while they were being updated; try again.");

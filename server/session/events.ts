@@ -5,7 +5,8 @@
 // time (the turn that holds the session), so ids are in commit order within a session. The SQL is
 // in event-store.ts; this module is the log's public face (its types, and following it).
 import type { Db } from "../db.ts";
-import { EVENT_PAGE_SIZE, onEventsAppended, readEventsAfter, type AppendedEvents } from "./event-store.ts";
+import type { ToolsChangedListener } from "../mcp/registry.ts";
+import { appendEvent, EVENT_PAGE_SIZE, onEventsAppended, readEventsAfter, type AppendedEvents } from "./event-store.ts";
 import { CHANNELS, onNotification } from "../db/notifier.ts";
 
 export { appendEvent, appendEvents, getLastEventId, publishMessageDeltas, readEventsAfter } from "./event-store.ts";
@@ -113,4 +114,11 @@ export async function* followEvents(
 /** Whether event `id` is at or before `cursor` (ids are bigint strings). */
 function isBehind(id: string, cursor: string | null): boolean {
   return cursor !== null && BigInt(id) <= BigInt(cursor);
+}
+
+/** The registry's `onToolsChanged`: each revision it commits becomes a `tools.changed` event. */
+export function recordToolsChanged(db: Db): ToolsChangedListener {
+  return async ({ sessionId, revision, reason }) => {
+    await appendEvent(db, { sessionId, type: "tools.changed", data: { revision, reason } });
+  };
 }

@@ -1,16 +1,23 @@
-// This process's session manager, wired from env: the database, the built-in tools, the model
-// providers configured by API key / base URL and users' own provider accounts. Created once per process on first use (kept on
-// globalThis across Next.js dev reloads); starting it also starts LISTEN and the lease sweeper.
+// This process's session manager and MCP runtime, wired from env: the database, the registry (with
+// the built-in tools), the model providers configured by API key / base URL and users' own provider
+// accounts. Each is created once per process on first use (kept on globalThis across Next.js dev
+// reloads); starting the manager also starts LISTEN and the lease sweeper. The MCP runtime is
+// created here, above mcp/, so the registry reports every revision it commits to the session event
+// log (`tools.changed`) from the start.
 import { getDatabaseUrl, getDb } from "../db.ts";
 import { env } from "../env.ts";
-import { getMcpRuntime } from "../mcp/instance.ts";
+import { createMcpRuntime, installShutdown as installMcpShutdown, type McpRuntime } from "../mcp/instance.ts";
 import { listConfiguredProviders } from "../providers/model-factory.ts";
 import { createModelResolver } from "../providers/model-resolver.ts";
 import { subscriptionConnection } from "../providers/subscriptions/connection.ts";
 import { SessionManager, type ModelChoice } from "./manager.ts";
 import { startListening } from "../db/notifier.ts";
+import { recordToolsChanged } from "./events.ts";
 
-const globalForManager = globalThis as unknown as { patchbaySessionManager?: Promise<SessionManager> };
+const globalForManager = globalThis as unknown as {
+  patchbaySessionManager?: Promise<SessionManager>;
+  patchbayMcp?: Promise<McpRuntime>;
+};
 
 export const SYSTEM_PROMPT =
   "You are a helpful assistant in Patchbay, a chat app. Use the available tools when they help, and say when a tool failed.";
@@ -46,4 +53,26 @@ export function getSessionManager(): Promise<SessionManager> {
     throw error;
   });
   return globalForManager.patchbaySessionManager;
+}
+
+async function createRuntime(): Promise<McpRuntime> {
+  const db = await getDb();
+  return createMcpRuntime({ onToolsChanged: recordToolsChanged(db) });
+}
+
+/** This process's MCP side: connectors, connection pool, registry (see mcp/instance.ts). */
+export function getMcpRuntime(): Promise<McpRuntime> {
+  globalForManager.patchbayMcp ??= createRuntime().catch((error: unknown) => {
+    globalForManager.patchbayMcp = undefined;
+    throw error;
+  });
+  return globalForManager.patchbayMcp;
+}
+
+/**
+ * Installs the graceful shutdown once per process: on SIGTERM / SIGINT, `stopTurns` (the session
+ * manager's stop), then the MCP pool closes (ending every stdio child) and the HTTP agents close.
+ */
+export async function installShutdown(stopTurns: () => Promise<void>): Promise<void> {
+  installMcpShutdown(await getMcpRuntime(), stopTurns);
 }

@@ -8,6 +8,7 @@ import { ConnectionPool } from "../../../server/mcp/connections.ts";
 import { McpRegistry } from "../../../server/mcp/registry.ts";
 import { setConnectorEnabled } from "../../../server/mcp/session-tools.ts";
 import { setToolPolicy } from "../../../server/policy/connector-policy.ts";
+import { recordToolsChanged } from "../../../server/session/events.ts";
 import type { SessionManager } from "../../../server/session/manager.ts";
 import { startListening, stopListening } from "../../../server/db/notifier.ts";
 import type { ToolSource } from "../../../server/core/tool-source.ts";
@@ -50,7 +51,14 @@ export async function startConnectorBed(): Promise<ConnectorBed> {
   const pool = new ConnectionPool({
     onToolsChanged: (key) => void events.registry?.rebuildForConnector(key, "list_changed"),
   });
-  const registry = new McpRegistry({ db, pool, resolveConnector, toolTimeoutMs: 10_000, maxOutputChars: 10_000 });
+  const registry = new McpRegistry({
+    db,
+    pool,
+    resolveConnector,
+    onToolsChanged: recordToolsChanged(db),
+    toolTimeoutMs: 10_000,
+    maxOutputChars: 10_000,
+  });
   events.registry = registry;
   const deps = { db, registry, pool, resolveConnector };
   const calls: string[] = [];

@@ -7,6 +7,7 @@ import { startFakeProvider } from "../fake-provider/server.ts";
 import { ConnectionPool } from "../../../server/mcp/connections.ts";
 import { McpRegistry, type RegistryTool } from "../../../server/mcp/registry.ts";
 import { setConnectorEnabled } from "../../../server/mcp/session-tools.ts";
+import { recordToolsChanged } from "../../../server/session/events.ts";
 import type { ManagerOptions, SessionManager } from "../../../server/session/manager.ts";
 import { startListening, stopListening } from "../../../server/db/notifier.ts";
 import { createTestDatabase, type TestDatabase } from "./database.ts";
@@ -30,7 +31,14 @@ export async function createPolicyTestbed() {
   const pool = new ConnectionPool({
     onToolsChanged: (key) => void events.registry?.rebuildForConnector(key, "list_changed"),
   });
-  const registry = new McpRegistry({ db, pool, resolveConnector, toolTimeoutMs: 5_000, maxOutputChars: 10_000 });
+  const registry = new McpRegistry({
+    db,
+    pool,
+    resolveConnector,
+    onToolsChanged: recordToolsChanged(db),
+    toolTimeoutMs: 5_000,
+    maxOutputChars: 10_000,
+  });
   events.registry = registry;
   const deps = { db, registry, pool, resolveConnector };
   const managers: SessionManager[] = [];

@@ -14,7 +14,8 @@ import {
   updateUserConnector,
 } from "../../mcp/connectors.ts";
 import { checkConnector } from "../../mcp/connector-check.ts";
-import { getMcpRuntime, oauthBaseUrl } from "../../mcp/instance.ts";
+import { oauthBaseUrl } from "../../mcp/instance.ts";
+import { getMcpRuntime } from "../../session/instance.ts";
 import { disconnectOAuthAccount, listOAuthStatuses, startOAuthConnection } from "../../mcp/oauth-accounts.ts";
 import { createTRPCRouter, protectedProcedure } from "../trpc.ts";
 

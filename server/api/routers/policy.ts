@@ -5,7 +5,7 @@
 import { z } from "zod";
 
 import type { Db } from "../../db.ts";
-import { getMcpRuntime } from "../../mcp/instance.ts";
+import { getMcpRuntime } from "../../session/instance.ts";
 import { decideApproval } from "../../policy/approvals.ts";
 import { setConnectorPolicy, setToolPolicy } from "../../policy/connector-policy.ts";
 import {
