@@ -8,7 +8,8 @@ import path from "node:path";
 
 import type { Db } from "../server/db.ts";
 import type { AdminConnector } from "../server/mcp/admin-file.ts";
-import { ConnectionPool, type McpCallResult, type McpTool } from "../server/mcp/connections.ts";
+import { ConnectionPool } from "../server/mcp/connections.ts";
+import { type McpCallResult, type McpTool } from "../server/mcp/connection-types.ts";
 import { resolveConnector } from "../server/mcp/connectors.ts";
 import { McpRegistry, type ResolvedConnector } from "../server/mcp/registry.ts";
 import { connectorToolLists } from "./registry-fixture.ts";

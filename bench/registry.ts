@@ -8,7 +8,8 @@ import { availableParallelism, loadavg } from "node:os";
 import { performance } from "node:perf_hooks";
 
 import { ConnectionPool } from "../server/mcp/connections.ts";
-import type { McpRegistry, RegistrySnapshot } from "../server/mcp/registry.ts";
+import type { McpRegistry } from "../server/mcp/registry.ts";
+import type { RegistrySnapshot } from "../server/mcp/registry-tool.ts";
 import { commitRevision } from "../server/mcp/revision-store.ts";
 import { renderRequest } from "../server/providers/render.ts";
 import type { ProviderId, Transcript } from "../server/core/canonical.ts";

@@ -10,7 +10,7 @@ import { isAllowedByPersona, parseToolPolicies } from "../core/tool-policy.ts";
 import { exposeToolNames, ToolNameCollisionError } from "../core/tool-names.ts";
 import { BUILTIN_CONNECTOR } from "./connector-names.ts";
 import { findNameClashes } from "./name-clashes.ts";
-import type { RegistryTool } from "./registry.ts";
+import type { RegistryTool } from "./registry-tool.ts";
 import type { Binding } from "./revision-store.ts";
 import type { ListSource } from "./snapshot-manifest.ts";
 

@@ -22,7 +22,7 @@ import {
   type McpCallOptions,
   type McpCallResult,
   type McpTool,
-} from "./connections.ts";
+} from "./connection-types.ts";
 import { logConnectorFailure } from "./connector-log.ts";
 import { listAllTools } from "./list-tools.ts";
 import {

@@ -9,42 +9,16 @@
 // - Every failure a caller sees is a ToolError (cancelled, timeout, failed) written for the model.
 //   `lastError` says what went wrong in words fit for any user; a stdio child's stderr never reaches
 //   it (it may echo secrets): it stays in `recentStderr` and goes, redacted, to the operator's log.
-import { type OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
-
 import { type JsonValue } from "../core/canonical.ts";
 import { McpConnection } from "./connection.ts";
-import type { RemoteAccess } from "./remote-access.ts";
+import type {
+  ConnectionHealth,
+  ConnectionPoolOptions,
+  McpCallOptions,
+  McpCallResult,
+  McpTool,
+} from "./connection-types.ts";
 import { type ConnectorConfig } from "./transports.ts";
-
-export type McpTool = { name: string; description: string; inputSchema: Record<string, JsonValue> };
-/** `needs_authorization`: the server wants the user to connect their account (OAuth) first. */
-export type ConnectionHealth = "idle" | "connecting" | "ready" | "unhealthy" | "needs_authorization" | "closed";
-export type ToolProgress = { progress: number; total?: number; message?: string };
-export type McpCallOptions = { signal: AbortSignal; timeoutMs: number; onProgress?: (progress: ToolProgress) => void };
-/** A tools/call result: `content` is the MCP content block array, as the server sent it. */
-export type McpCallResult = { content: JsonValue; structuredContent?: JsonValue; isError: boolean };
-export type ConnectionPoolOptions = {
-  onToolsChanged?: (key: string) => void;
-  /** A connection settled into another state (`connecting` is never reported; see connection.ts). */
-  onHealthChanged?: (key: string, health: ConnectionHealth) => void;
-  /** Bound on spawning + initialize, and on each tools/list page. Default 10 s. */
-  connectTimeoutMs?: number;
-  listChangedDebounceMs?: number;
-  /** How the operator's log names a connection (e.g. the connector's name); default: the key. */
-  describeKey?: (key: string) => string;
-  /**
-   * How HTTP/SSE connections reach their URL (remote-access.ts): `checkUrl` before every connect
-   * (throw to refuse) and the fetch every request of the connection, OAuth included, goes through.
-   */
-  remote?: RemoteAccess;
-  /**
-   * The OAuth provider for an HTTP/SSE connection, or undefined for none. OAuth tokens belong to one
-   * user, so a key that gets a provider must be per user (see connection-keys.ts). A connection that
-   * needs the user to authorize turns `needs_authorization`, fails with a ToolError and waits (no
-   * background retries, which would restart the flow).
-   */
-  authProvider?: (key: string) => OAuthClientProvider | undefined;
-};
 
 export class ConnectionPool {
   private readonly connections = new Map<string, McpConnection>();

@@ -5,7 +5,7 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { z } from "zod";
 
 import { jsonValueSchema } from "../core/canonical.ts";
-import type { McpTool } from "./connections.ts";
+import type { McpTool } from "./connection-types.ts";
 
 const MAX_TOOL_PAGES = 100;
 

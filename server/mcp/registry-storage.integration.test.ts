@@ -10,7 +10,8 @@ import { fixtureStdioConfig } from "../../e2e/support/mcp-fixture/launch.ts";
 import { createTestDatabase, type TestDatabase } from "../../e2e/support/testbeds/database.ts";
 import { createUserWithSession } from "../../e2e/support/testbeds/engine.ts";
 import { ConnectionPool } from "./connections.ts";
-import { McpRegistry, type RegistryTool } from "./registry.ts";
+import { McpRegistry } from "./registry.ts";
+import { type RegistryTool } from "./registry-tool.ts";
 import { commitRevision } from "./revision-store.ts";
 import { setConnectorEnabled, setToolEnabled } from "./session-tools.ts";
 

@@ -20,7 +20,8 @@ import {
   type FakeProvider,
 } from "../../e2e/support/testbeds/engine.ts";
 import { ConnectionPool } from "./connections.ts";
-import { McpRegistry, type RegistryTool } from "./registry.ts";
+import { McpRegistry } from "./registry.ts";
+import { type RegistryTool } from "./registry-tool.ts";
 import { setConnectorEnabled, setToolEnabled } from "./session-tools.ts";
 
 const EXPOSED_NAME = /^[a-zA-Z_][a-zA-Z0-9_-]{0,62}$/;

@@ -16,9 +16,9 @@
 // per-user credentials lists and runs tools with that user's own account, never another's.
 import type { Db } from "../db.ts";
 import { AppError } from "../errors.ts";
-import type { ExposedPolicy } from "../core/tool-policy.ts";
 import { builtinTools, type BuiltinTool } from "./builtin-tools.ts";
-import type { JsonValue, ToolSpec } from "../core/canonical.ts";
+import type { JsonValue } from "../core/canonical.ts";
+import type { RegistrySnapshot, RegistryTool } from "./registry-tool.ts";
 import { ToolError, type ToolCallRequest, type ToolOutcome, type ToolSource } from "../core/tool-source.ts";
 import { connectionKey, parseConnectionKey } from "./connection-keys.ts";
 import { BUILTIN_CONNECTOR } from "./connector-names.ts";
@@ -43,7 +43,7 @@ import { findNameClashes } from "./name-clashes.ts";
 import { callMcpTool } from "./tool-call.ts";
 import { RebuildFailures, type RebuildFailure } from "./rebuild-failures.ts";
 import { hashToolList, HashedStore } from "./tool-lists.ts";
-import type { McpTool } from "./connections.ts";
+import type { McpTool } from "./connection-types.ts";
 import type { ConnectorConfig } from "./transports.ts";
 
 const SNAPSHOT_CACHE_LIMIT = 1_000;
@@ -51,11 +51,6 @@ const SNAPSHOT_CACHE_LIMIT = 1_000;
 const MAX_COMMIT_ATTEMPTS = 20;
 const cacheKey = (sessionId: string, revision: number) => `${sessionId}:${revision}`;
 type BuildOptions = { onlyIfUnbuilt: boolean };
-
-/** A tool of a snapshot: what the model sees, where it lives, and whether its calls need approval. */
-export type RegistryTool = ToolSpec & { connectorId: string; toolName: string; policy: ExposedPolicy };
-/** Structurally a ToolSnapshot, with where each tool lives. */
-export type RegistrySnapshot = { revision: number; tools: RegistryTool[] };
 
 export type ResolvedConnector = { id: string; name: string; config: ConnectorConfig };
 

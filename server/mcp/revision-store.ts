@@ -13,8 +13,8 @@ import { z } from "zod";
 
 import type { Db } from "../db.ts";
 import { toolPolicySchema } from "../core/tool-policy.ts";
-import type { McpTool } from "./connections.ts";
-import type { RegistryTool } from "./registry.ts";
+import type { McpTool } from "./connection-types.ts";
+import type { RegistryTool } from "./registry-tool.ts";
 import { selectionSchema, snapshotManifestSchema, type Selection, type SnapshotManifest } from "./snapshot-manifest.ts";
 
 const bindingSchema = z.object({

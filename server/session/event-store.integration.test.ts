@@ -15,7 +15,8 @@ import { startEmbeddedPostgres } from "../db/embedded-postgres.ts";
 import { applyMigrations } from "../db/migrate.ts";
 import { createTestDatabase, createTestUser } from "../../e2e/support/testbeds/database.ts";
 import { appendEvent, publishMessageDeltas, readEventsAfter } from "./event-store.ts";
-import { followEvents, type SessionEventDto } from "./events.ts";
+import { followEvents } from "./events.ts";
+import { type SessionEventDto } from "./event-store.ts";
 import { startListening, stopListening } from "../db/notifier.ts";
 import { newRowId, recordRequestEnd, recordRequestStart, startTurnRows } from "./turn-writes.ts";
 

@@ -6,37 +6,17 @@
 // in event-store.ts; this module is the log's public face (its types, and following it).
 import type { Db } from "../db.ts";
 import type { ToolsChangedListener } from "../mcp/registry.ts";
-import { appendEvent, EVENT_PAGE_SIZE, onEventsAppended, readEventsAfter, type AppendedEvents } from "./event-store.ts";
+import {
+  appendEvent,
+  EVENT_PAGE_SIZE,
+  onEventsAppended,
+  readEventsAfter,
+  type AppendedEvents,
+  type SessionEventDto,
+} from "./event-store.ts";
 import { CHANNELS, onNotification } from "../db/notifier.ts";
 
 export { appendEvent, appendEvents, getLastEventId, publishMessageDeltas, readEventsAfter } from "./event-store.ts";
-
-export type SessionEventType =
-  | "user.message"
-  | "turn.started"
-  | "message.created"
-  | "message.updated"
-  | "text.delta"
-  | "reasoning.delta"
-  | "tool.call"
-  | "tool.result"
-  | "tool.progress"
-  | "tool.approval"
-  | "tool.approval.decided"
-  | "limit.reached"
-  | "request.started"
-  | "request.finished"
-  | "turn.finished"
-  | "tools.changed";
-
-export type SessionEventDto = {
-  id: string;
-  sessionId: string;
-  turnId: string | null;
-  type: SessionEventType;
-  data: Record<string, unknown>;
-  createdAt: Date;
-};
 
 const POLL_INTERVAL_MS = 1_000;
 

@@ -4,7 +4,7 @@ import type { AssistantDraft } from "./assistant-draft.ts";
 import type { ToolCallPart } from "../core/canonical.ts";
 import { publishMessageDeltas, type EventInput } from "./event-store.ts";
 import { toPartDto } from "./history.ts";
-import type { TurnDeps, TurnSpec } from "./turn-runner.ts";
+import type { TurnDeps, TurnSpec } from "./turn-spec.ts";
 
 const DEFAULT_FLUSH_MS = 16;
 

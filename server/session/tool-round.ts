@@ -15,7 +15,8 @@ import {
   type ToolCallLimits,
 } from "../policy/limits.ts";
 import type { ToolCallPart, ToolResultPart } from "../core/canonical.ts";
-import { appendEvent, type SessionEventType } from "./events.ts";
+import { appendEvent } from "./events.ts";
+import { type SessionEventType } from "./event-store.ts";
 import {
   runToolCall,
   toolErrorResult,

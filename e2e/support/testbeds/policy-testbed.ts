@@ -5,7 +5,8 @@
 import { fixtureStdioConfig } from "../mcp-fixture/launch.ts";
 import { startFakeProvider } from "../fake-provider/server.ts";
 import { ConnectionPool } from "../../../server/mcp/connections.ts";
-import { McpRegistry, type RegistryTool } from "../../../server/mcp/registry.ts";
+import { McpRegistry } from "../../../server/mcp/registry.ts";
+import { type RegistryTool } from "../../../server/mcp/registry-tool.ts";
 import { setConnectorEnabled } from "../../../server/mcp/session-tools.ts";
 import { recordToolsChanged } from "../../../server/session/events.ts";
 import type { ManagerOptions, SessionManager } from "../../../server/session/manager.ts";
