@@ -8,6 +8,8 @@ import importX from "eslint-plugin-import-x";
 import reactHooks from "eslint-plugin-react-hooks";
 import tseslint from "typescript-eslint";
 
+import patchbay from "./lint/no-import-cycle.mjs";
+
 // The server's layers, bottom up. Each may import the ones below it, never one above it:
 //   core (+ errors.ts)  <-  env.ts, generated/, db/ + db.ts, crypto/  <-  auth/ | mcp/ | providers/
 //   mcp/  <-  policy/  <-  session/  <-  api/  <-  cli/
@@ -85,13 +87,16 @@ export default tseslint.config(
     },
   },
   {
-    plugins: { "import-x": importX },
+    plugins: { "import-x": importX, patchbay },
     settings: {
       "import-x/extensions": importX.flatConfigs.typescript.settings["import-x/extensions"],
       "import-x/parsers": importX.flatConfigs.typescript.settings["import-x/parsers"],
       "import-x/resolver-next": [createTypeScriptImportResolver({ alwaysTryTypes: true })],
     },
-    rules: { "import-x/no-cycle": ["error", { ignoreExternal: true }] },
+    rules: {
+      "import-x/no-cycle": ["error", { ignoreExternal: true }],
+      "patchbay/no-import-cycle": "error",
+    },
   },
   {
     files: ["**/*.ts", "**/*.tsx"],
