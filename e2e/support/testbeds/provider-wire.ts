@@ -16,7 +16,7 @@ import type { ProviderId } from "../../../server/core/canonical.ts";
 import { createLanguageModel } from "../../../server/providers/model-factory.ts";
 import type { RenderedRequest } from "../../../server/providers/render.ts";
 
-export const fixturesDir = path.resolve(import.meta.dirname, "../../e2e/fixtures/provider-streams");
+export const fixturesDir = path.resolve(import.meta.dirname, "../../fixtures/provider-streams");
 
 export type FixtureProvider = "anthropic" | "openai" | "google";
 
