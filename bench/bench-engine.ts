@@ -9,7 +9,7 @@ import { performance } from "node:perf_hooks";
 
 import type pg from "pg";
 
-import type { Db } from "../server/db.ts";
+import type { Db } from "../server/db/client.ts";
 import type { SessionManager } from "../server/session/manager.ts";
 import { startListening, stopListening } from "../server/db/notifier.ts";
 import type { ToolSource } from "../server/core/tool-source.ts";
@@ -38,7 +38,7 @@ export type BenchEngineOptions = {
 };
 
 const APP_LEASE_MS = 15_000;
-/** As long as the app's prompt (server/session/instance.ts, not imported: it starts the MCP runtime). */
+/** As long as the app's prompt (server/session/app-runtime.ts, not imported: it starts the MCP runtime). */
 const SYSTEM_PROMPT =
   "You are a helpful assistant in Patchbay, a chat app. Use the available tools when they help, and say when a tool failed.";
 

@@ -7,7 +7,7 @@
 import { availableParallelism, loadavg } from "node:os";
 import { performance } from "node:perf_hooks";
 
-import { ConnectionPool } from "../server/mcp/connections.ts";
+import { ConnectionPool } from "../server/mcp/connection-pool.ts";
 import type { McpRegistry } from "../server/mcp/registry.ts";
 import type { RegistrySnapshot } from "../server/mcp/registry-tool.ts";
 import { commitRevision } from "../server/mcp/revision-store.ts";

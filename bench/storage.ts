@@ -5,7 +5,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 
-import { createDbClient, type Db } from "../server/db.ts";
+import { createDbClient, type Db } from "../server/db/client.ts";
 import { startEmbeddedPostgres } from "../server/db/embedded-postgres.ts";
 import { applyMigrations } from "../server/db/migrate.ts";
 import { createChatSession, listChatSessions } from "../server/db/chat-sessions.ts";

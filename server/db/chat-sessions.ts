@@ -1,7 +1,7 @@
 // Chat sessions and who owns them. Every function takes the owner's id and every query filters on
 // it, so ownership is enforced here, in the data access, whatever the caller forgot: another user's
 // session is indistinguishable from one that does not exist (not_found:session).
-import type { Db } from "../db.ts";
+import type { Db } from "./client.ts";
 import { AppError } from "../errors.ts";
 
 export type ChatSessionDto = { id: string; title: string; createdAt: Date; updatedAt: Date };

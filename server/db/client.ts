@@ -1,17 +1,17 @@
 // The database handles, and the database they talk to. DATABASE_URL set: that Postgres. Unset: the
 // embedded Postgres in PATCHBAY_DATA_DIR. Either way one `pg.Pool` per client carries every query:
 // the Prisma client (through the `pg` driver adapter) for most of the app, and raw parameterised SQL
-// on the same pool for the session engine's hot path (server/session/event-store.ts,
-// turn-writes.ts, lease-store.ts), where Prisma's per-query CPU cost dominates. Every pending
+// on the same pool for the session engine's hot path (server/session/event-log.ts,
+// turn-sql.ts, lease-store.ts), where Prisma's per-query CPU cost dominates. Every pending
 // migration is applied before the first query. One client per process (kept on globalThis so Next.js
 // dev reloads do not open a new pool each time).
 import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
 
-import { startEmbeddedPostgres } from "./db/embedded-postgres.ts";
-import { applyMigrations } from "./db/migrate.ts";
-import { env } from "./env.ts";
-import { PrismaClient } from "./generated/prisma/client.ts";
+import { startEmbeddedPostgres } from "./embedded-postgres.ts";
+import { applyMigrations } from "./migrate.ts";
+import { env } from "../env.ts";
+import { PrismaClient } from "../generated/prisma/client.ts";
 
 export type Db = PrismaClient;
 export type SqlPool = pg.Pool;
@@ -61,7 +61,8 @@ export async function getPool(): Promise<SqlPool> {
  */
 export function poolOf(db: Db): SqlPool {
   const pool = pools.get(db);
-  if (!pool) throw new Error("This Prisma client was not created by server/db.ts, so it has no pool for raw SQL.");
+  if (!pool)
+    throw new Error("This Prisma client was not created by server/db/client.ts, so it has no pool for raw SQL.");
   return pool;
 }
 

@@ -11,7 +11,7 @@ import { EventEmitter } from "node:events";
 
 import pg from "pg";
 
-import { poolOf, type Db } from "../db.ts";
+import { poolOf, type Db } from "./client.ts";
 
 export const CHANNELS = {
   sessionEvents: "patchbay_session_events",

@@ -1,4 +1,4 @@
-// How a connection's failures become what callers see (connection.ts): aborts and timeouts as
+// How a connection's failures become what callers see (mcp-connection.ts): aborts and timeouts as
 // ToolErrors, transport failures recognised, and error text fit for users and models (a refused
 // address from guarded-fetch.ts reads as the refusal, not as "fetch failed").
 import { SseError } from "@modelcontextprotocol/sdk/client/sse.js";

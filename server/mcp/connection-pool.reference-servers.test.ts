@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it, onTestFinished, vi } from "v
 
 import { BIN, freePort, startServerProcess } from "../../e2e/support/mcp-fixture/launch.ts";
 import { type JsonValue } from "../core/canonical.ts";
-import { ConnectionPool } from "./connections.ts";
+import { ConnectionPool } from "./connection-pool.ts";
 import { callMcpTool } from "./tool-call.ts";
 import { type ConnectorConfig } from "./transports.ts";
 

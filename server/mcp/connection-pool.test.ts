@@ -11,7 +11,7 @@ import { fixtureStdioConfig, isAlive, startFixtureHttp } from "../../e2e/support
 import { LONG_TOOL_NAME, staticTools } from "../../e2e/support/mcp-fixture/tools.ts";
 import { type JsonValue } from "../core/canonical.ts";
 import { ToolError } from "../core/tool-source.ts";
-import { ConnectionPool } from "./connections.ts";
+import { ConnectionPool } from "./connection-pool.ts";
 import { type ConnectionHealth, type ToolProgress } from "./connection-types.ts";
 import { type ConnectorConfig } from "./transports.ts";
 

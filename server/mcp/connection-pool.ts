@@ -10,7 +10,7 @@
 //   `lastError` says what went wrong in words fit for any user; a stdio child's stderr never reaches
 //   it (it may echo secrets): it stays in `recentStderr` and goes, redacted, to the operator's log.
 import { type JsonValue } from "../core/canonical.ts";
-import { McpConnection } from "./connection.ts";
+import { McpConnection } from "./mcp-connection.ts";
 import type {
   ConnectionHealth,
   ConnectionPoolOptions,

@@ -1,5 +1,5 @@
-// The vocabulary of MCP connections, shared by the pool (connections.ts), each connection
-// (connection.ts) and the code that lists and calls tools: a tool as a server lists it, a
+// The vocabulary of MCP connections, shared by the pool (connection-pool.ts), each connection
+// (mcp-connection.ts) and the code that lists and calls tools: a tool as a server lists it, a
 // connection's health, progress, call options and results, and the pool's options. Types only.
 import { type OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
 
@@ -15,7 +15,7 @@ export type McpCallOptions = { signal: AbortSignal; timeoutMs: number; onProgres
 export type McpCallResult = { content: JsonValue; structuredContent?: JsonValue; isError: boolean };
 export type ConnectionPoolOptions = {
   onToolsChanged?: (key: string) => void;
-  /** A connection settled into another state (`connecting` is never reported; see connection.ts). */
+  /** A connection settled into another state (`connecting` is never reported; see mcp-connection.ts). */
   onHealthChanged?: (key: string, health: ConnectionHealth) => void;
   /** Bound on spawning + initialize, and on each tools/list page. Default 10 s. */
   connectTimeoutMs?: number;

@@ -10,7 +10,7 @@ import { createCallerFactory, createTRPCRouter } from "../api/trpc.ts";
 import { connectorsRouter } from "../api/routers/connectors.ts";
 import type { SessionUser } from "../auth/session.ts";
 import { openWithKey } from "../crypto/secrets.ts";
-import type { Db } from "../db.ts";
+import type { Db } from "../db/client.ts";
 import { env } from "../env.ts";
 import { AppError } from "../errors.ts";
 import { createTestDatabase, createTestUser, type TestDatabase } from "../../e2e/support/testbeds/database.ts";

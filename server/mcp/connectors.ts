@@ -7,7 +7,7 @@
 import { z } from "zod";
 
 import { openSecret, sealSecret } from "../crypto/secrets.ts";
-import type { Db } from "../db.ts";
+import type { Db } from "../db/client.ts";
 import { env } from "../env.ts";
 import { AppError, logAppError, toAppError } from "../errors.ts";
 import { Prisma, type Connector } from "../generated/prisma/client.ts";

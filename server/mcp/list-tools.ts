@@ -1,4 +1,4 @@
-// tools/list across all pages, for one connection (connection.ts). Lenient on purpose: the SDK's own
+// tools/list across all pages, for one connection (mcp-connection.ts). Lenient on purpose: the SDK's own
 // listTools rejects the whole list when one tool is malformed; here a malformed, non-object or
 // duplicate tool is skipped and the rest stay usable.
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";

@@ -1,6 +1,6 @@
 // One live MCP connection (one connector key, one config): lazy connect, the cached tool list and its
 // debounced list_changed refresh, calls with cancellation / timeout / progress, and reconnection with
-// exponential backoff after a drop (backoff.ts). The pool in connections.ts owns these; see its header
+// exponential backoff after a drop (backoff.ts). The pool in connection-pool.ts owns these; see its header
 // for the invariants callers rely on. A stdio child's stderr never reaches `lastError` or a ToolError
 // (both are shown to users and models): failures are logged for the operator (connector-log.ts).
 import { UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js";

@@ -1,17 +1,17 @@
 // This process's MCP side, wired from env: the admin connectors (read from MCP_SERVERS_FILE and
 // synced into the database at start), the connection pool, and the registry that turns use as
 // their ToolSource. A connector's list_changed or health change rebuilds every session using it.
-// The session layer creates it once per process (session/instance.ts) and passes `onToolsChanged`,
+// The session layer creates it once per process (session/app-runtime.ts) and passes `onToolsChanged`,
 // so every committed revision is recorded for the browsers before anything can rebuild.
 // Connections with per-user credentials (connection-keys.ts) carry their user's McpOAuthProvider
 // over the Postgres token store; those never start an authorization themselves (`background`):
 // the user does, from the UI (oauth-accounts.ts). installShutdown wires the graceful shutdown
 // (shutdown.ts) once per process, so no stdio MCP server outlives the app.
-import { getDb } from "../db.ts";
+import { getDb } from "../db/client.ts";
 import { env } from "../env.ts";
 import { loadAdminConnectors, type AdminConnector } from "./admin-file.ts";
 import { parseConnectionKey } from "./connection-keys.ts";
-import { ConnectionPool } from "./connections.ts";
+import { ConnectionPool } from "./connection-pool.ts";
 import { resolveConnector as resolveConnectorRow, syncAdminConnectors } from "./connectors.ts";
 import { type OAuthAccountDeps } from "./oauth-accounts.ts";
 import { McpOAuthProvider } from "./oauth-provider.ts";

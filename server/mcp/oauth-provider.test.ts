@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 
 import { openWithKey, sealWithKey } from "../crypto/secrets.ts";
 import { ToolError } from "../core/tool-source.ts";
-import { ConnectionPool } from "./connections.ts";
+import { ConnectionPool } from "./connection-pool.ts";
 import { InMemoryMcpTokenStore } from "../../e2e/support/testbeds/in-memory-token-store.ts";
 import { completeMcpAuthorization, McpOAuthProvider, type McpOAuthOwner, type SecretSealer } from "./oauth-provider.ts";
 

@@ -9,7 +9,7 @@ import { fixtureStdioConfig, startFixtureHttp, type ServerProcess } from "../../
 import { shortHash } from "../core/tool-names.ts";
 import { createTestDatabase, type TestDatabase } from "../../e2e/support/testbeds/database.ts";
 import { createUserWithSession, waitFor } from "../../e2e/support/testbeds/engine.ts";
-import { ConnectionPool } from "./connections.ts";
+import { ConnectionPool } from "./connection-pool.ts";
 import { McpRegistry, type ResolvedConnector } from "./registry.ts";
 import type { ConnectorConfig } from "./transports.ts";
 import { getSessionTools, setConnectorEnabled, setToolEnabled } from "./session-tools.ts";

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fixtureStdioConfig } from "../../e2e/support/mcp-fixture/launch.ts";
 import { createTestDatabase, type TestDatabase } from "../../e2e/support/testbeds/database.ts";
 import { createUserWithSession } from "../../e2e/support/testbeds/engine.ts";
-import { ConnectionPool } from "./connections.ts";
+import { ConnectionPool } from "./connection-pool.ts";
 import { McpRegistry } from "./registry.ts";
 import { type RegistryTool } from "./registry-tool.ts";
 import { commitRevision } from "./revision-store.ts";

@@ -19,7 +19,7 @@ import {
   waitForTurnEnd,
   type FakeProvider,
 } from "../../e2e/support/testbeds/engine.ts";
-import { ConnectionPool } from "./connections.ts";
+import { ConnectionPool } from "./connection-pool.ts";
 import { McpRegistry } from "./registry.ts";
 import { type RegistryTool } from "./registry-tool.ts";
 import { setConnectorEnabled, setToolEnabled } from "./session-tools.ts";

@@ -14,7 +14,7 @@
 // browsers); it writes no session events itself.
 // Connections are taken on behalf of the chat's owner (connection-keys.ts): a connector with
 // per-user credentials lists and runs tools with that user's own account, never another's.
-import type { Db } from "../db.ts";
+import type { Db } from "../db/client.ts";
 import { AppError } from "../errors.ts";
 import { builtinTools, type BuiltinTool } from "./builtin-tools.ts";
 import type { JsonValue } from "../core/canonical.ts";
@@ -22,7 +22,7 @@ import type { RegistrySnapshot, RegistryTool } from "./registry-tool.ts";
 import { ToolError, type ToolCallRequest, type ToolOutcome, type ToolSource } from "../core/tool-source.ts";
 import { connectionKey, parseConnectionKey } from "./connection-keys.ts";
 import { BUILTIN_CONNECTOR } from "./connector-names.ts";
-import type { ConnectionPool } from "./connections.ts";
+import type { ConnectionPool } from "./connection-pool.ts";
 import {
   commitRevision,
   fetchSelections,

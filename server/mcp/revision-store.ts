@@ -11,7 +11,7 @@
 //   whole tool array the row holds; fetchToolLists / fetchSelections read content by hash.
 import { z } from "zod";
 
-import type { Db } from "../db.ts";
+import type { Db } from "../db/client.ts";
 import { toolPolicySchema } from "../core/tool-policy.ts";
 import type { McpTool } from "./connection-types.ts";
 import type { RegistryTool } from "./registry-tool.ts";

@@ -5,12 +5,12 @@
 // it up on its next model request. Policies are set in server/policy/connector-policy.ts.
 // The panel never lies about the tools: a switch whose rebuild fails is undone (and the user told
 // why), and a background rebuild that failed is shown (and retried) until one succeeds.
-import type { Db } from "../db.ts";
+import type { Db } from "../db/client.ts";
 import { AppError } from "../errors.ts";
 import { DEFAULT_POLICY, parseToolPolicies, type ToolPolicy } from "../core/tool-policy.ts";
 import { getChatSession } from "../db/chat-sessions.ts";
 import { connectionKey } from "./connection-keys.ts";
-import type { ConnectionPool } from "./connections.ts";
+import type { ConnectionPool } from "./connection-pool.ts";
 import type { ConnectionHealth } from "./connection-types.ts";
 import { listConnectors } from "./connectors.ts";
 import { findNameClashes } from "./name-clashes.ts";

@@ -6,7 +6,7 @@ import { fixtureStdioConfig } from "../../e2e/support/mcp-fixture/launch.ts";
 import { TINY_PNG } from "../../e2e/support/mcp-fixture/tools.ts";
 import { type JsonValue } from "../core/canonical.ts";
 import { ToolError } from "../core/tool-source.ts";
-import { ConnectionPool } from "./connections.ts";
+import { ConnectionPool } from "./connection-pool.ts";
 import { type McpTool } from "./connection-types.ts";
 import { assertValidArguments, callMcpTool, capOutput, toOutput } from "./tool-call.ts";
 

@@ -10,7 +10,7 @@ import { ContentBlockSchema } from "@modelcontextprotocol/sdk/types.js";
 
 import { type JsonValue } from "../core/canonical.ts";
 import { ToolError } from "../core/tool-source.ts";
-import { type ConnectionPool, stableJson } from "./connections.ts";
+import { type ConnectionPool, stableJson } from "./connection-pool.ts";
 import { type McpCallResult, type McpTool, type ToolProgress } from "./connection-types.ts";
 import { type ConnectorConfig } from "./transports.ts";
 

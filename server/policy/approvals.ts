@@ -4,7 +4,7 @@
 // latest, on its next poll, so a lost notification costs a second, never the decision. A turn that
 // ends before anyone decides expires its pending rows. Every query here that a user can reach is
 // scoped to the owner of the chat: another user's approval looks like one that does not exist.
-import type { Db } from "../db.ts";
+import type { Db } from "../db/client.ts";
 import { AppError } from "../errors.ts";
 import type { ToolApprovalStatus } from "../generated/prisma/enums.ts";
 import type { TransactionClient } from "../generated/prisma/internal/prismaNamespace.ts";

@@ -4,7 +4,7 @@
 // connector is switched on. Every change rebuilds the registry: a new revision, applied from the
 // running turn's next model request (or at once with apply now); a change whose rebuild fails is
 // undone and the user told why (mcp/rebuild-or-undo.ts).
-import type { Db } from "../db.ts";
+import type { Db } from "../db/client.ts";
 import { rebuildOrUndo } from "../mcp/rebuild-or-undo.ts";
 import type { McpRegistry } from "../mcp/registry.ts";
 import { assertVisibleConnector } from "../mcp/session-tools.ts";

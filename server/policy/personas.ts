@@ -5,7 +5,7 @@
 // a persona's allowlist rebuilds the registry of every chat concerned.
 import { z } from "zod";
 
-import type { Db } from "../db.ts";
+import type { Db } from "../db/client.ts";
 import { AppError } from "../errors.ts";
 import { Prisma } from "../generated/prisma/client.ts";
 import { rebuildOrUndo } from "../mcp/rebuild-or-undo.ts";

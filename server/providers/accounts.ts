@@ -10,7 +10,7 @@
 import { z } from "zod";
 
 import { openSecret, sealSecret } from "../crypto/secrets.ts";
-import type { Db } from "../db.ts";
+import type { Db } from "../db/client.ts";
 import { env } from "../env.ts";
 import { AppError } from "../errors.ts";
 import type { Prisma, ProviderAccount } from "../generated/prisma/client.ts";

@@ -9,7 +9,7 @@
 //   tagged with it and only sent back to the same origin.
 import type { LanguageModel } from "ai";
 
-import type { Db } from "../db.ts";
+import type { Db } from "../db/client.ts";
 import { AppError } from "../errors.ts";
 import type { ProviderAccount } from "../generated/prisma/client.ts";
 import { assertPublicUrl } from "../core/url-guard.ts";

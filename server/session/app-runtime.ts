@@ -4,15 +4,15 @@
 // reloads); starting the manager also starts LISTEN and the lease sweeper. The MCP runtime is
 // created here, above mcp/, so the registry reports every revision it commits to the session event
 // log (`tools.changed`) from the start.
-import { getDatabaseUrl, getDb } from "../db.ts";
+import { getDatabaseUrl, getDb } from "../db/client.ts";
 import { env } from "../env.ts";
-import { createMcpRuntime, installShutdown as installMcpShutdown, type McpRuntime } from "../mcp/instance.ts";
+import { createMcpRuntime, installShutdown as installMcpShutdown, type McpRuntime } from "../mcp/mcp-runtime.ts";
 import { listConfiguredProviders } from "../providers/model-factory.ts";
 import { createModelResolver } from "../providers/model-resolver.ts";
 import { subscriptionConnection } from "../providers/subscriptions/connection.ts";
 import { SessionManager, type ModelChoice } from "./manager.ts";
 import { startListening } from "../db/notifier.ts";
-import { recordToolsChanged } from "./events.ts";
+import { recordToolsChanged } from "./tools-changed.ts";
 
 const globalForManager = globalThis as unknown as {
   patchbaySessionManager?: Promise<SessionManager>;
@@ -60,7 +60,7 @@ async function createRuntime(): Promise<McpRuntime> {
   return createMcpRuntime({ onToolsChanged: recordToolsChanged(db) });
 }
 
-/** This process's MCP side: connectors, connection pool, registry (see mcp/instance.ts). */
+/** This process's MCP side: connectors, connection pool, registry (see mcp/mcp-runtime.ts). */
 export function getMcpRuntime(): Promise<McpRuntime> {
   globalForManager.patchbayMcp ??= createRuntime().catch((error: unknown) => {
     globalForManager.patchbayMcp = undefined;

@@ -17,7 +17,8 @@ import {
   type TestEngine,
 } from "../../e2e/support/testbeds/engine.ts";
 import { providerIds, type ProviderId } from "../core/canonical.ts";
-import { followEvents, readEventsAfter } from "./events.ts";
+import { followEvents } from "./event-feed.ts";
+import { readEventsAfter } from "./event-log.ts";
 import { getSessionHistory } from "./history.ts";
 
 const TIME_TOOL = exposeToolName("builtin.current_time");

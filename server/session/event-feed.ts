@@ -3,20 +3,16 @@
 // monotonic id. A browser subscribes from the last id it has, so after a reload or a reconnect it
 // receives exactly what it missed: nothing duplicated, nothing lost. One writer per session at a
 // time (the turn that holds the session), so ids are in commit order within a session. The SQL is
-// in event-store.ts; this module is the log's public face (its types, and following it).
-import type { Db } from "../db.ts";
-import type { ToolsChangedListener } from "../mcp/registry.ts";
+// in event-log.ts (with the event types); this module follows the log for a subscriber.
+import type { Db } from "../db/client.ts";
 import {
-  appendEvent,
   EVENT_PAGE_SIZE,
   onEventsAppended,
   readEventsAfter,
   type AppendedEvents,
   type SessionEventDto,
-} from "./event-store.ts";
+} from "./event-log.ts";
 import { CHANNELS, onNotification } from "../db/notifier.ts";
-
-export { appendEvent, appendEvents, getLastEventId, publishMessageDeltas, readEventsAfter } from "./event-store.ts";
 
 const POLL_INTERVAL_MS = 1_000;
 
@@ -94,11 +90,4 @@ export async function* followEvents(
 /** Whether event `id` is at or before `cursor` (ids are bigint strings). */
 function isBehind(id: string, cursor: string | null): boolean {
   return cursor !== null && BigInt(id) <= BigInt(cursor);
-}
-
-/** The registry's `onToolsChanged`: each revision it commits becomes a `tools.changed` event. */
-export function recordToolsChanged(db: Db): ToolsChangedListener {
-  return async ({ sessionId, revision, reason }) => {
-    await appendEvent(db, { sessionId, type: "tools.changed", data: { revision, reason } });
-  };
 }

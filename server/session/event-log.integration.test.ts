@@ -1,4 +1,4 @@
-// The hot-path SQL (event-store.ts, turn-writes.ts) on the real Postgres and on the embedded one
+// The hot-path SQL (event-log.ts, turn-sql.ts) on the real Postgres and on the embedded one
 // (PGlite over the wire protocol): a turn's statements write the rows and the events announcing them
 // together, in UTC whatever the server's time zone, and a follower receives every event exactly once
 // in id order, whether this process appended it (delivered in-process) or another instance did
@@ -10,15 +10,14 @@ import path from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-import { createDbClient, poolOf, type Db } from "../db.ts";
+import { createDbClient, poolOf, type Db } from "../db/client.ts";
 import { startEmbeddedPostgres } from "../db/embedded-postgres.ts";
 import { applyMigrations } from "../db/migrate.ts";
 import { createTestDatabase, createTestUser } from "../../e2e/support/testbeds/database.ts";
-import { appendEvent, publishMessageDeltas, readEventsAfter } from "./event-store.ts";
-import { followEvents } from "./events.ts";
-import { type SessionEventDto } from "./event-store.ts";
+import { appendEvent, publishMessageDeltas, readEventsAfter, type SessionEventDto } from "./event-log.ts";
+import { followEvents } from "./event-feed.ts";
 import { startListening, stopListening } from "../db/notifier.ts";
-import { newRowId, recordRequestEnd, recordRequestStart, startTurnRows } from "./turn-writes.ts";
+import { newRowId, recordRequestEnd, recordRequestStart, startTurnRows } from "./turn-sql.ts";
 
 async function waitUntil(isDone: () => boolean, timeoutMs = 10_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;

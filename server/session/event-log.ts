@@ -19,7 +19,7 @@ import { EventEmitter } from "node:events";
 
 import type pg from "pg";
 
-import { poolOf, type Db, type SqlPool } from "../db.ts";
+import { poolOf, type Db, type SqlPool } from "../db/client.ts";
 import { CHANNELS, notifyOthers } from "../db/notifier.ts";
 
 export type SessionEventType =

@@ -15,7 +15,7 @@ import type { TransactionClient } from "../generated/prisma/internal/prismaNames
 import type { Prisma } from "../generated/prisma/client.ts";
 import { toolResultPartSchema, type ToolResultPart } from "../core/canonical.ts";
 import { cutBack, type RoundCut } from "./cut-back.ts";
-import type { EventInput } from "./event-store.ts";
+import type { EventInput } from "./event-log.ts";
 import { toPartDto } from "./history.ts";
 import { toCanonicalMessage, type KeptMetadata } from "./transcript.ts";
 

@@ -2,7 +2,7 @@
 // model request; it owns the batching of deltas and the order of the writes.
 import type { AssistantDraft } from "./assistant-draft.ts";
 import type { ToolCallPart } from "../core/canonical.ts";
-import { publishMessageDeltas, type EventInput } from "./event-store.ts";
+import { publishMessageDeltas, type EventInput } from "./event-log.ts";
 import { toPartDto } from "./history.ts";
 import type { TurnDeps, TurnSpec } from "./turn-spec.ts";
 

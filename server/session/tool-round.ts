@@ -3,7 +3,7 @@
 // `ask` tool then waits for the user's approval (cancel and restart still end the turn while it
 // waits); then it runs through the tool source. A call that does not run still gets a result the
 // model reads (`too_many_calls`, `rate_limited`, `denied`, `unknown_tool`), and the turn goes on.
-import type { Db } from "../db.ts";
+import type { Db } from "../db/client.ts";
 import { requestApproval, waitForDecision } from "../policy/approvals.ts";
 import {
   countRecentToolCalls,
@@ -15,8 +15,7 @@ import {
   type ToolCallLimits,
 } from "../policy/limits.ts";
 import type { ToolCallPart, ToolResultPart } from "../core/canonical.ts";
-import { appendEvent } from "./events.ts";
-import { type SessionEventType } from "./event-store.ts";
+import { appendEvent, type SessionEventType } from "./event-log.ts";
 import {
   runToolCall,
   toolErrorResult,

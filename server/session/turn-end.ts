@@ -2,11 +2,11 @@
 // releasing the slot are conditional updates, so two instances (or two clicks) racing on one
 // session resolve to exactly one winner, and a turn's final status is written exactly once. Ending a
 // turn expires the tool approvals it was still waiting for.
-import type { Db } from "../db.ts";
+import type { Db } from "../db/client.ts";
 import type { TransactionClient } from "../generated/prisma/internal/prismaNamespace.ts";
 import type { TurnStatus } from "../generated/prisma/enums.ts";
 import { expirePendingApprovals } from "../policy/approvals.ts";
-import { finishTurnRows } from "./turn-writes.ts";
+import { finishTurnRows } from "./turn-sql.ts";
 
 export type DbOrTx = Db | TransactionClient;
 export type FinalStatus = Exclude<TurnStatus, "streaming">;
@@ -53,7 +53,7 @@ export async function releaseSession(db: DbOrTx, sessionId: string, turnId: stri
 }
 
 /**
- * Ends the turn, frees the session and tells subscribers, in ONE statement (turn-writes.ts,
+ * Ends the turn, frees the session and tells subscribers, in ONE statement (turn-sql.ts,
  * finishTurnRows: the same writes as endTurn + releaseSession + the `turn.finished` event, each only
  * if the turn was still streaming). False when it had already ended.
  */

@@ -1,6 +1,6 @@
 // What a turn runs on, read for the session manager: the model choice (provider, model, account) a
 // chat last used, whether a chosen provider account may be used, and the chat's persona prompt.
-import type { Db } from "../db.ts";
+import type { Db } from "../db/client.ts";
 import { AppError } from "../errors.ts";
 import type { ProviderId } from "../core/canonical.ts";
 

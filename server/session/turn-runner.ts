@@ -16,15 +16,15 @@ import { safeErrorMessage } from "../providers/safe-error.ts";
 import { decodeFullStream } from "../providers/stream-events.ts";
 import { AssistantDraft, newCanonicalCallId } from "./assistant-draft.ts";
 import type { ProviderId, ProviderOrigin, ToolCallPart } from "../core/canonical.ts";
-import { appendEvent, type EventInput } from "./event-store.ts";
+import { appendEvent, type EventInput } from "./event-log.ts";
 import { toPartDto } from "./history.ts";
-import { createWriter } from "./message-writer.ts";
+import { createWriter } from "./streaming-message.ts";
 import { renderFinalRequest } from "./step-limit.ts";
 import { runToolRound, StepAborted } from "./tool-round.ts";
 import type { SourceSnapshot } from "../core/tool-source.ts";
 import { loadTurnHistory } from "./transcript.ts";
 import type { TurnDeps, TurnSpec } from "./turn-spec.ts";
-import { newRowId, recordRequestEnd, recordRequestStart } from "./turn-writes.ts";
+import { newRowId, recordRequestEnd, recordRequestStart } from "./turn-sql.ts";
 
 export type TurnOutcome = {
   status: "completed" | "failed" | "aborted";

@@ -2,7 +2,7 @@
 // account it was started with) and its dependencies (database, tool source, model resolver, limits).
 // Shared by the turn runner and the writers it hands them to. Types only.
 import type { ToolSource } from "../core/tool-source.ts";
-import type { Db } from "../db.ts";
+import type { Db } from "../db/client.ts";
 import type { ProviderId } from "../core/canonical.ts";
 import type { ToolCallLimits } from "../policy/limits.ts";
 import type { ModelResolver } from "../providers/model-resolver.ts";

@@ -1,5 +1,5 @@
 // The writes of a turn on the streaming hot path, each ONE statement of raw parameterised SQL on the
-// client's pg pool (see event-store.ts for why and for the event contract): starting a turn (claim
+// client's pg pool (see event-log.ts for why and for the event contract): starting a turn (claim
 // the session, store the user message and the turn, announce them) and the bookkeeping around each
 // model request (its audit row, the assistant message, their events; then its outcome and the
 // message's final parts). Each statement writes rows and the events announcing them together, so a
@@ -7,15 +7,9 @@
 // are max + 1 within the statement: only the session's holder writes messages. Timestamps are UTC.
 import { randomUUID } from "node:crypto";
 
-import { poolOf, type Db } from "../db.ts";
+import { poolOf, type Db } from "../db/client.ts";
 import { DEFAULT_SESSION_TITLE } from "../db/chat-sessions.ts";
-import {
-  appendedColumns,
-  appendEventsCtes,
-  deliverAppended,
-  type AppendedRow,
-  type EventInput,
-} from "./event-store.ts";
+import { appendedColumns, appendEventsCtes, deliverAppended, type AppendedRow, type EventInput } from "./event-log.ts";
 
 const NOW = `now() AT TIME ZONE 'UTC'`;
 const NEXT_SEQ = (session: string) =>

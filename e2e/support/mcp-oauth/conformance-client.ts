@@ -15,7 +15,7 @@ import { z } from "zod";
 import { openWithKey, sealWithKey } from "../../../server/crypto/secrets.ts";
 import { type JsonValue } from "../../../server/core/canonical.ts";
 import { ToolError } from "../../../server/core/tool-source.ts";
-import { ConnectionPool } from "../../../server/mcp/connections.ts";
+import { ConnectionPool } from "../../../server/mcp/connection-pool.ts";
 import { type McpTool } from "../../../server/mcp/connection-types.ts";
 import { completeMcpAuthorization, McpOAuthProvider } from "../../../server/mcp/oauth-provider.ts";
 import { InMemoryMcpTokenStore } from "../testbeds/in-memory-token-store.ts";

@@ -4,11 +4,11 @@
 // manager whose tool source is that registry, counting every call it runs.
 import { fixtureStdioConfig } from "../mcp-fixture/launch.ts";
 import { startFakeProvider } from "../fake-provider/server.ts";
-import { ConnectionPool } from "../../../server/mcp/connections.ts";
+import { ConnectionPool } from "../../../server/mcp/connection-pool.ts";
 import { McpRegistry } from "../../../server/mcp/registry.ts";
 import { setConnectorEnabled } from "../../../server/mcp/session-tools.ts";
 import { setToolPolicy } from "../../../server/policy/connector-policy.ts";
-import { recordToolsChanged } from "../../../server/session/events.ts";
+import { recordToolsChanged } from "../../../server/session/tools-changed.ts";
 import type { SessionManager } from "../../../server/session/manager.ts";
 import { startListening, stopListening } from "../../../server/db/notifier.ts";
 import type { ToolSource } from "../../../server/core/tool-source.ts";

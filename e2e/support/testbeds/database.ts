@@ -5,7 +5,7 @@ import { randomBytes } from "node:crypto";
 
 import pg from "pg";
 
-import { createDbClient, poolOf, type Db, type SqlPool } from "../../../server/db.ts";
+import { createDbClient, poolOf, type Db, type SqlPool } from "../../../server/db/client.ts";
 import { applyMigrations } from "../../../server/db/migrate.ts";
 import { env } from "../../../server/env.ts";
 

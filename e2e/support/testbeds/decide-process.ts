@@ -3,7 +3,7 @@
 // (so the waiting turn can only learn of it through Postgres: NOTIFY or its poll), prints
 // {"status": …} on stdout and exits. It does what the `policy.decideApproval` procedure does on
 // whichever instance receives the user's click.
-import { createDbClient } from "../../../server/db.ts";
+import { createDbClient } from "../../../server/db/client.ts";
 import { decideApproval, type ApprovalDecision } from "../../../server/policy/approvals.ts";
 
 type Args = { databaseUrl: string; ownerId: string; approvalId: string; decision: ApprovalDecision };

@@ -7,7 +7,7 @@ import { createBuiltinToolSource } from "../../../server/mcp/builtin-tools.ts";
 import type { ProviderId } from "../../../server/core/canonical.ts";
 import { SessionManager, type ManagerOptions } from "../../../server/session/manager.ts";
 import { startListening, stopListening } from "../../../server/db/notifier.ts";
-import type { Db } from "../../../server/db.ts";
+import type { Db } from "../../../server/db/client.ts";
 import { startFakeProvider } from "../fake-provider/server.ts";
 import { createTestDatabase, createTestUser, type TestDatabase } from "./database.ts";
 

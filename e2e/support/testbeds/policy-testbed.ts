@@ -4,11 +4,11 @@
 // Both use DEFAULT_SYSTEM as the system prompt of chats without a persona.
 import { fixtureStdioConfig } from "../mcp-fixture/launch.ts";
 import { startFakeProvider } from "../fake-provider/server.ts";
-import { ConnectionPool } from "../../../server/mcp/connections.ts";
+import { ConnectionPool } from "../../../server/mcp/connection-pool.ts";
 import { McpRegistry } from "../../../server/mcp/registry.ts";
 import { type RegistryTool } from "../../../server/mcp/registry-tool.ts";
 import { setConnectorEnabled } from "../../../server/mcp/session-tools.ts";
-import { recordToolsChanged } from "../../../server/session/events.ts";
+import { recordToolsChanged } from "../../../server/session/tools-changed.ts";
 import type { ManagerOptions, SessionManager } from "../../../server/session/manager.ts";
 import { startListening, stopListening } from "../../../server/db/notifier.ts";
 import { createTestDatabase, type TestDatabase } from "./database.ts";

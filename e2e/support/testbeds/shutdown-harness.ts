@@ -3,7 +3,7 @@
 // (unless --without-shutdown), prints the children's pids as JSON on stdout, then waits for a signal.
 // --exit-first adds a SIGTERM handler that exits at once, as Next.js does once its server is closed.
 import { BIN, fixtureStdioConfig } from "../mcp-fixture/launch.ts";
-import { ConnectionPool } from "../../../server/mcp/connections.ts";
+import { ConnectionPool } from "../../../server/mcp/connection-pool.ts";
 import { installGracefulShutdown } from "../../../server/mcp/shutdown.ts";
 
 const flags = new Set(process.argv.slice(2));

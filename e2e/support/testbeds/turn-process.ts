@@ -2,7 +2,7 @@
 // { databaseUrl, baseUrls, userId, sessionId, text, provider, model } starts one turn in its own
 // SessionManager (its own instance id, LISTEN connection and lease), prints {"turnId": …} on
 // stdout, and keeps running until it is killed — or SIGKILLed mid-stream to simulate a crash.
-import { createDbClient } from "../../../server/db.ts";
+import { createDbClient } from "../../../server/db/client.ts";
 import type { ProviderId } from "../../../server/core/canonical.ts";
 import { startListening } from "../../../server/db/notifier.ts";
 import { createManager, type FakeProviderId } from "./engine.ts";

@@ -14,8 +14,8 @@ import {
   updateUserConnector,
 } from "../../mcp/connectors.ts";
 import { checkConnector } from "../../mcp/connector-check.ts";
-import { oauthBaseUrl } from "../../mcp/instance.ts";
-import { getMcpRuntime } from "../../session/instance.ts";
+import { oauthBaseUrl } from "../../mcp/mcp-runtime.ts";
+import { getMcpRuntime } from "../../session/app-runtime.ts";
 import { disconnectOAuthAccount, listOAuthStatuses, startOAuthConnection } from "../../mcp/oauth-accounts.ts";
 import { createTRPCRouter, protectedProcedure } from "../trpc.ts";
 

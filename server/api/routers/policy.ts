@@ -4,8 +4,8 @@
 // server/policy, where ownership is enforced in the queries themselves.
 import { z } from "zod";
 
-import type { Db } from "../../db.ts";
-import { getMcpRuntime } from "../../session/instance.ts";
+import type { Db } from "../../db/client.ts";
+import { getMcpRuntime } from "../../session/app-runtime.ts";
 import { decideApproval } from "../../policy/approvals.ts";
 import { setConnectorPolicy, setToolPolicy } from "../../policy/connector-policy.ts";
 import {

@@ -3,7 +3,7 @@
 // from the next model request; `chat.applyNow` restarts the streaming turn on it instead.
 import { z } from "zod";
 
-import { getMcpRuntime } from "../../session/instance.ts";
+import { getMcpRuntime } from "../../session/app-runtime.ts";
 import { getSessionTools, setConnectorEnabled, setToolEnabled } from "../../mcp/session-tools.ts";
 import { createTRPCRouter, protectedProcedure } from "../trpc.ts";
 

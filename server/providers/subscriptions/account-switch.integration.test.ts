@@ -5,7 +5,7 @@
 // refuses foreign ones with the real APIs' 400s, so the turn would fail if any slipped through.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-import type { Db } from "../../db.ts";
+import type { Db } from "../../db/client.ts";
 import type { ProviderId } from "../../core/canonical.ts";
 import { createTestUser } from "../../../e2e/support/testbeds/database.ts";
 import { messageText, sessionMessages, waitForTurnEnd } from "../../../e2e/support/testbeds/engine.ts";

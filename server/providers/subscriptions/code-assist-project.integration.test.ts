@@ -3,7 +3,7 @@
 // project the first stored, and the vendor sees one onboarding.
 import { afterAll, beforeAll, expect, it } from "vitest";
 
-import type { Db } from "../../db.ts";
+import type { Db } from "../../db/client.ts";
 import { createTestUser } from "../../../e2e/support/testbeds/database.ts";
 import {
   connectByCodePaste,

@@ -4,7 +4,7 @@
 // else is refused rather than grafted onto the account, and only the owner's accounts can be named.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 
-import type { Db } from "../../db.ts";
+import type { Db } from "../../db/client.ts";
 import { createTestUser } from "../../../e2e/support/testbeds/database.ts";
 import { waitForTurnEnd } from "../../../e2e/support/testbeds/engine.ts";
 import {

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
 
 import { issueAccessToken } from "../../../e2e/support/provider-oauth/tokens.ts";
-import type { Db } from "../../db.ts";
+import type { Db } from "../../db/client.ts";
 import { createTestUser } from "../../../e2e/support/testbeds/database.ts";
 import { waitForTurnEnd } from "../../../e2e/support/testbeds/engine.ts";
 import {

@@ -12,7 +12,7 @@ import { CODEX_INSTRUCTIONS_DIR } from "../../../e2e/support/fake-provider/subsc
 
 import { issueAccessToken } from "../../../e2e/support/provider-oauth/tokens.ts";
 import { USERS } from "../../../e2e/support/provider-oauth/vendors.ts";
-import type { Db } from "../../db.ts";
+import type { Db } from "../../db/client.ts";
 import type { ProviderId } from "../../core/canonical.ts";
 import { createTestUser } from "../../../e2e/support/testbeds/database.ts";
 import { messageText, sessionMessages, waitForTurnEnd } from "../../../e2e/support/testbeds/engine.ts";
