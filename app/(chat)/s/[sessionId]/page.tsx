@@ -3,7 +3,7 @@ import { notFound } from "next/navigation";
 
 import { ChatView } from "@/components/chat/chat-view.tsx";
 import { requireUser } from "@/server/auth/session.ts";
-import { getDb } from "@/server/db.ts";
+import { getDb } from "@/server/db/client.ts";
 import { AppError } from "@/server/errors.ts";
 import { getChatSession } from "@/server/db/chat-sessions.ts";
 
