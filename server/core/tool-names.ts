@@ -1,7 +1,7 @@
 // Turns canonical tool names (`server.tool`, e.g. `builtin.current_time`) into the names a provider is
 // shown. Every exposed name matches `^[a-zA-Z_][a-zA-Z0-9_-]{0,59}$`: at most 60 characters, which
 // satisfies Anthropic, OpenAI and Gemini and leaves room for a 4-character prefix such as `mcp_`
-// (specs/provider-oauth.md §4). Names are a pure function of the canonical name (plus, for a
+// (docs/provider-subscriptions.md, the tool-name rows). Names are a pure function of the canonical name (plus, for a
 // collision, the set of colliding names), so the same tool keeps its name across requests and the
 // result never depends on the order tools were listed in.
 import { createHash } from "node:crypto";

@@ -21,33 +21,7 @@ import type pg from "pg";
 
 import { poolOf, type Db, type SqlPool } from "../db/client.ts";
 import { CHANNELS, notifyOthers } from "../db/notifier.ts";
-
-export type SessionEventType =
-  | "user.message"
-  | "turn.started"
-  | "message.created"
-  | "message.updated"
-  | "text.delta"
-  | "reasoning.delta"
-  | "tool.call"
-  | "tool.result"
-  | "tool.progress"
-  | "tool.approval"
-  | "tool.approval.decided"
-  | "limit.reached"
-  | "request.started"
-  | "request.finished"
-  | "turn.finished"
-  | "tools.changed";
-
-export type SessionEventDto = {
-  id: string;
-  sessionId: string;
-  turnId: string | null;
-  type: SessionEventType;
-  data: Record<string, unknown>;
-  createdAt: Date;
-};
+import type { SessionEventDto, SessionEventType } from "./event-types.ts";
 
 export type EventInput = {
   type: SessionEventType;

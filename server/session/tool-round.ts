@@ -15,7 +15,8 @@ import {
   type ToolCallLimits,
 } from "../policy/limits.ts";
 import type { ToolCallPart, ToolResultPart } from "../core/canonical.ts";
-import { appendEvent, type SessionEventType } from "./event-log.ts";
+import { appendEvent } from "./event-log.ts";
+import { type SessionEventType } from "./event-types.ts";
 import {
   runToolCall,
   toolErrorResult,

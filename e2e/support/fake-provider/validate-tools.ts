@@ -2,7 +2,7 @@
 // validators: name patterns (Anthropic and OpenAI `^[a-zA-Z0-9_-]{1,64}$`; Gemini starts with a
 // letter or `_`, then `[a-zA-Z0-9_.:-]`, 64 at most), unique names within one request, object
 // schemas for function parameters, local `$ref`s that resolve and do not cycle, and Gemini's
-// OpenAPI 3.0 subset for `parameters` (specs/provider-oauth.md §4). Every check returns the first
+// OpenAPI 3.0 subset for `parameters` (docs/provider-subscriptions.md). Every check returns the first
 // problem as a message naming the offending path, or undefined. Pure.
 import { asString } from "./wire.ts";
 

@@ -1,5 +1,5 @@
 // Converts a tool's JSON Schema into the OpenAPI 3.0 subset Gemini accepts for function parameters
-// (specs/provider-oauth.md §4): `$ref`s are inlined from `$defs`/`definitions` (a cycle is cut to a
+// (docs/provider-subscriptions.md, Common decisions): `$ref`s are inlined from `$defs`/`definitions` (a cycle is cut to a
 // plain object), type arrays become `nullable` or `anyOf`, `const` becomes a one-value `enum`,
 // `oneOf` becomes `anyOf`, `allOf` is merged, tuples become an `anyOf` of their item schemas, enums
 // that are not all strings move into the description, and every other keyword is dropped. The result
