@@ -3,32 +3,9 @@
 import { describe, expect, it } from "vitest";
 
 import type { JsonValue } from "../../core/canonical.ts";
-import { toGeminiSchema } from "./schema.ts";
+import { GEMINI_SCHEMA_FIELDS, toGeminiSchema } from "./schema.ts";
 
-const allowedKeywords = new Set([
-  "type",
-  "format",
-  "title",
-  "description",
-  "nullable",
-  "enum",
-  "items",
-  "minItems",
-  "maxItems",
-  "properties",
-  "required",
-  "minProperties",
-  "maxProperties",
-  "minLength",
-  "maxLength",
-  "pattern",
-  "minimum",
-  "maximum",
-  "anyOf",
-  "propertyOrdering",
-  "default",
-  "example",
-]);
+const allowedKeywords = new Set(GEMINI_SCHEMA_FIELDS);
 
 /** Every schema node (not property maps) uses only OpenAPI-subset keywords and a scalar type. */
 function expectOpenApiSubset(schema: JsonValue, path = "$"): void {

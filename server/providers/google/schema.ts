@@ -9,11 +9,19 @@ import type { JsonValue } from "../../core/canonical.ts";
 
 type Schema = Record<string, JsonValue>;
 
-const copiedKeywords = [
+/** The fields of Gemini's Schema message: the OpenAPI 3.0 subset function `parameters` accept. */
+export const GEMINI_SCHEMA_FIELDS: readonly string[] = [
+  "type",
+  "format",
   "title",
   "description",
+  "nullable",
+  "enum",
+  "items",
   "minItems",
   "maxItems",
+  "properties",
+  "required",
   "minProperties",
   "maxProperties",
   "minLength",
@@ -21,10 +29,14 @@ const copiedKeywords = [
   "pattern",
   "minimum",
   "maximum",
+  "anyOf",
   "default",
   "example",
   "propertyOrdering",
-] as const;
+];
+/** The fields converted below; every other Gemini field is copied as it is. */
+const convertedFields = new Set(["type", "format", "nullable", "enum", "items", "properties", "required", "anyOf"]);
+const copiedKeywords = GEMINI_SCHEMA_FIELDS.filter((field) => !convertedFields.has(field));
 const geminiFormats = new Set(["date-time", "enum", "float", "double", "int32", "int64"]);
 const MAX_DEPTH = 32;
 
