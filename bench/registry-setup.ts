@@ -10,7 +10,7 @@ import type { Db } from "../server/db/client.ts";
 import type { AdminConnector } from "../server/mcp/admin-file.ts";
 import { ConnectionPool } from "../server/mcp/connection-pool.ts";
 import { type McpCallResult, type McpTool } from "../server/mcp/connection-types.ts";
-import { resolveConnector } from "../server/mcp/connectors.ts";
+import { resolveConnector } from "../server/mcp/connector-config.ts";
 import { McpRegistry, type ResolvedConnector } from "../server/mcp/registry.ts";
 import { connectorToolLists } from "./registry-fixture.ts";
 

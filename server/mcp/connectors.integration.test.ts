@@ -15,7 +15,9 @@ import { env } from "../env.ts";
 import { AppError } from "../errors.ts";
 import { createTestDatabase, createTestUser, type TestDatabase } from "../../e2e/support/testbeds/database.ts";
 import type { AdminConnector } from "./admin-file.ts";
-import { createUserConnector, getConnectorConfig, syncAdminConnectors, updateUserConnector } from "./connectors.ts";
+import { createUserConnector, updateUserConnector } from "./connectors.ts";
+import { getConnectorConfig } from "./connector-config.ts";
+import { syncAdminConnectors } from "./admin-connector-sync.ts";
 import type { LookupAll } from "../core/url-guard.ts";
 
 const KEY = Buffer.alloc(32, 7);

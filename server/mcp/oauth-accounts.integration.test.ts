@@ -20,7 +20,8 @@ import { createUserWithSession } from "../../e2e/support/testbeds/engine.ts";
 import type { AdminConnector } from "./admin-file.ts";
 import { connectionKey, parseConnectionKey } from "./connection-keys.ts";
 import { ConnectionPool } from "./connection-pool.ts";
-import { resolveConnector as resolveConnectorRow, syncAdminConnectors } from "./connectors.ts";
+import { resolveConnector as resolveConnectorRow } from "./connector-config.ts";
+import { syncAdminConnectors } from "./admin-connector-sync.ts";
 import {
   completeOAuthCallback,
   disconnectOAuthAccount,

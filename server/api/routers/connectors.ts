@@ -5,14 +5,8 @@
 // the user's own account on a connector (server/mcp/oauth-accounts.ts); tokens never leave the server.
 import { z } from "zod";
 
-import {
-  createConnectorInputSchema,
-  createUserConnector,
-  deleteUserConnector,
-  listConnectors,
-  updateConnectorInputSchema,
-  updateUserConnector,
-} from "../../mcp/connectors.ts";
+import { createUserConnector, deleteUserConnector, listConnectors, updateUserConnector } from "../../mcp/connectors.ts";
+import { createConnectorInputSchema, updateConnectorInputSchema } from "../../mcp/connector-input.ts";
 import { checkConnector } from "../../mcp/connector-check.ts";
 import { oauthBaseUrl } from "../../mcp/mcp-runtime.ts";
 import { getMcpRuntime } from "../../session/app-runtime.ts";
