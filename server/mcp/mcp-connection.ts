@@ -5,17 +5,13 @@
 // (both are shown to users and models): failures are logged for the operator (connector-log.ts).
 import { UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import {
-  CallToolResultSchema,
-  ErrorCode,
-  McpError,
-  ToolListChangedNotificationSchema,
-} from "@modelcontextprotocol/sdk/types.js";
+import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 
 import { type JsonValue } from "../core/canonical.ts";
 import { ToolError } from "../core/tool-source.ts";
 import { ReconnectBackoff } from "./backoff.ts";
-import { abortError, describe, formatSeconds, isTransportFailure, untilAborted } from "./call-errors.ts";
+import { abortError, callFailure, describe, isTransportFailure, untilAborted } from "./call-errors.ts";
+import { requestToolCall } from "./call-request.ts";
 import {
   type ConnectionHealth,
   type ConnectionPoolOptions,
@@ -75,33 +71,11 @@ export class McpConnection {
   }
 
   async callTool(name: string, args: Record<string, JsonValue>, options: McpCallOptions): Promise<McpCallResult> {
-    const { signal, timeoutMs, onProgress } = options;
-    const client = await untilAborted(this.connect(), signal);
-    // A per-call signal: the SDK never removes its abort listener, so a long-lived turn signal would
-    // collect one per call and, when aborted, send notifications/cancelled for long-finished requests.
-    const callSignal = new AbortController();
-    const forwardAbort = () => callSignal.abort(signal.reason);
-    signal.addEventListener("abort", forwardAbort, { once: true });
+    const client = await untilAborted(this.connect(), options.signal);
     try {
-      const result = await client.request(
-        { method: "tools/call", params: { name, arguments: args } },
-        CallToolResultSchema,
-        {
-          signal: callSignal.signal,
-          timeout: timeoutMs,
-          onprogress: onProgress && (({ progress, total, message }) => onProgress({ progress, total, message })),
-        },
-      );
-      return {
-        // Parsed from JSON by the SDK, so it is JSON by construction.
-        content: result.content as JsonValue,
-        ...(result.structuredContent && { structuredContent: result.structuredContent as JsonValue }),
-        isError: result.isError === true,
-      };
+      return await requestToolCall(client, name, args, options);
     } catch (error) {
-      throw this.callError(error, client, signal, timeoutMs);
-    } finally {
-      signal.removeEventListener("abort", forwardAbort);
+      throw this.callError(error, client, options.signal, options.timeoutMs);
     }
   }
 
@@ -252,15 +226,6 @@ export class McpConnection {
       this.setHealth("needs_authorization");
       return this.unauthorized();
     }
-    if (error instanceof McpError && error.code === Number(ErrorCode.RequestTimeout)) {
-      return new ToolError("timeout", `The ${this.key} connector did not answer within ${formatSeconds(timeoutMs)}.`);
-    }
-    if (error instanceof McpError && error.code === Number(ErrorCode.ConnectionClosed)) {
-      return new ToolError("failed", `The ${this.key} connector disconnected during the call.`);
-    }
-    if (error instanceof McpError) {
-      return new ToolError("failed", `The ${this.key} connector reported an error: ${describe(error)}`);
-    }
     if (isTransportFailure(error)) {
       if (client === this.client) {
         this.dropReason = `The server became unreachable: ${describe(error)}`;
@@ -268,10 +233,7 @@ export class McpConnection {
       }
       return new ToolError("failed", `The ${this.key} connector disconnected during the call.`);
     }
-    return new ToolError(
-      "failed",
-      `The ${this.key} connector sent an answer Patchbay could not read: ${describe(error)}`,
-    );
+    return callFailure(error, this.key, timeoutMs);
   }
 
   /** The server wants the user to (re)authorize (no tokens yet, refresh refused, or more scope). */

@@ -15,7 +15,8 @@ import type { ConnectionHealth } from "./connection-types.ts";
 import { listConnectors } from "./connectors.ts";
 import { findNameClashes } from "./name-clashes.ts";
 import { rebuildOrUndo } from "./rebuild-or-undo.ts";
-import type { McpRegistry, ResolvedConnector } from "./registry.ts";
+import type { McpRegistry } from "./registry.ts";
+import type { ResolvedConnector } from "./registry-options.ts";
 
 /**
  * `exposedName` is null when the model does not see the tool (switched off, denied, or outside the
