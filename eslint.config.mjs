@@ -112,7 +112,6 @@ export default tseslint.config(
       "components/chat/chat-view.tsx",
       "components/chat/tool-call-card.tsx",
       "components/connectors/connector-form.tsx",
-      "components/connectors/connector-panel.tsx",
       "components/connectors/connector-settings.tsx",
       "components/connectors/oauth-account-control.tsx",
       "components/sessions/sidebar-session-item.tsx",
