@@ -4,6 +4,10 @@ import nextPlugin from "@next/eslint-plugin-next";
 import reactHooks from "eslint-plugin-react-hooks";
 import tseslint from "typescript-eslint";
 
+/** Error classes recognised by brand or name, never by instanceof (see server/brand.ts). */
+const ownErrorClasses =
+  "^(AppError|ToolError|StepAborted|RefreshRevokedError|ToolNameCollisionError|EnvError|TRPCError|ZodError)$";
+
 export default tseslint.config(
   {
     ignores: [
@@ -30,6 +34,15 @@ export default tseslint.config(
       "no-restricted-properties": [
         "error",
         { object: "process", property: "env", message: "Read configuration from server/env.ts." },
+      ],
+      // A production build can hold two copies of a class, so `instanceof` on these fails across
+      // bundles: recognise them by brand (isAppError, isToolError, ...) or by name (server/errors.ts).
+      "no-restricted-syntax": [
+        "error",
+        {
+          selector: `BinaryExpression[operator='instanceof'][right.name=/${ownErrorClasses}/]`,
+          message: "Recognise own errors by their brand (isAppError(), isToolError(), ...), not instanceof.",
+        },
       ],
     },
   },

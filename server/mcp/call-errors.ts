@@ -4,7 +4,7 @@
 import { SseError } from "@modelcontextprotocol/sdk/client/sse.js";
 import { StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 
-import { AppError } from "../errors.ts";
+import { isAppError } from "../errors.ts";
 import { ToolError } from "../session/tool-runner.ts";
 
 /** `work`, unless `signal` aborts first (then a ToolError cancelled / timeout). */
@@ -35,7 +35,7 @@ export function isTransportFailure(error: unknown): boolean {
 
 export function describe(error: unknown): string {
   // A refused address or redirect (guarded-fetch.ts) rides as the cause of a "fetch failed" TypeError.
-  if (error instanceof TypeError && error.cause instanceof AppError) return error.cause.message;
+  if (error instanceof TypeError && isAppError(error.cause)) return error.cause.message;
   const message = error instanceof Error ? error.message : String(error);
   return message.replace(/^MCP error -?\d+: /, "");
 }

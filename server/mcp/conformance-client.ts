@@ -14,7 +14,7 @@ import { z } from "zod";
 
 import { openWithKey, sealWithKey } from "../crypto/secrets.ts";
 import { type JsonValue } from "../session/canonical.ts";
-import { ToolError } from "../session/tool-runner.ts";
+import { isToolError } from "../session/tool-runner.ts";
 import { ConnectionPool, type McpTool } from "./connections.ts";
 import { completeMcpAuthorization, InMemoryMcpTokenStore, McpOAuthProvider } from "./oauth-provider.ts";
 import { type ConnectorConfig } from "./transports.ts";
@@ -89,7 +89,7 @@ async function withAuthorization<T>(
       return await operation();
     } catch (error) {
       const authorizationUrl = await provider.pendingAuthorizationUrl();
-      if (!(error instanceof ToolError) || !authorizationUrl || attempt >= MAX_AUTHORIZATIONS) throw error;
+      if (!isToolError(error) || !authorizationUrl || attempt >= MAX_AUTHORIZATIONS) throw error;
       await authorizeHeadlessly(provider, serverUrl, authorizationUrl);
     }
   }

@@ -9,7 +9,7 @@
 import { streamText } from "ai";
 
 import type { Db } from "../db.ts";
-import { AppError } from "../errors.ts";
+import { isAppError } from "../errors.ts";
 import { limitMessage, type ToolCallLimits } from "../policy/limits.ts";
 import { extractHiddenToolCalls } from "../providers/hidden-tool-calls.ts";
 import type { ModelResolver } from "../providers/model-resolver.ts";
@@ -22,7 +22,7 @@ import { appendEvent, type EventInput } from "./event-store.ts";
 import { toPartDto } from "./history.ts";
 import { createWriter } from "./message-writer.ts";
 import { renderFinalRequest } from "./step-limit.ts";
-import { runToolRound, StepAborted } from "./tool-round.ts";
+import { isStepAborted, runToolRound, StepAborted } from "./tool-round.ts";
 import type { SourceSnapshot, ToolSource } from "./tool-runner.ts";
 import { loadTurnHistory } from "./transcript.ts";
 import { newRowId, recordRequestEnd, recordRequestStart } from "./turn-writes.ts";
@@ -69,7 +69,7 @@ export async function runTurn(turn: TurnSpec, deps: TurnDeps, signal: AbortSigna
     }
     return await answerAtStepLimit(turn, deps, usage, signal);
   } catch (error) {
-    if (signal.aborted || error instanceof StepAborted) return { status: "aborted", usage, steps: step + 1 };
+    if (signal.aborted || isStepAborted(error)) return { status: "aborted", usage, steps: step + 1 };
     return { status: "failed", error: describeFailure(error), usage, steps: step + 1 };
   }
 }
@@ -101,7 +101,7 @@ async function answerAtStepLimit(
 }
 
 function describeFailure(error: unknown): { code: string; message: string } {
-  if (error instanceof AppError) return { code: error.code, message: error.message };
+  if (isAppError(error)) return { code: error.code, message: error.message };
   console.warn("[patchbay] model request failed:", safeErrorMessage(error));
   return { code: "provider", message: safeErrorMessage(error) };
 }
