@@ -126,6 +126,7 @@ export function ChatView({ sessionId }: { sessionId: string }) {
           <Composer
             isStreaming={!!streaming}
             isSending={send.isPending}
+            hasNoProvider={providers.isSuccess && !choice}
             onSend={onSend}
             onStop={() => streaming && cancel.mutate({ turnId: streaming.id }, { onError })}
           />
