@@ -17,6 +17,7 @@ import { renderRequest, type RenderInput } from "../providers/render.ts";
 import { safeErrorMessage } from "../providers/safe-error.ts";
 import { decodeFullStream } from "../providers/stream-events.ts";
 import { AssistantDraft, newCanonicalCallId } from "./assistant-draft.ts";
+import { retryWhileDatabaseUnavailable } from "./database-retry.ts";
 import type { ProviderId, ProviderOrigin, ToolCallPart } from "./canonical.ts";
 import { appendEvent, type EventInput } from "./event-store.ts";
 import { toPartDto } from "./history.ts";
@@ -179,18 +180,21 @@ async function runStep(
   const finishReason = draft.error ? "error" : draft.finishReason;
   const events: EventInput[] = [{ type: "request.finished", data: { index, finishReason, ...usage, durationMs } }];
   if (hasHiddenCalls) events.push({ type: "message.updated", data: { messageId, parts: draft.parts.map(toPartDto) } });
-  await recordRequestEnd(deps.db, {
-    requestId,
-    turnId: turn.id,
-    sessionId: turn.sessionId,
-    isFirstRequest: index === 0,
-    firstTokenAt,
-    finishReason,
-    usage: draft.usage,
-    durationMs,
-    // The final parts (with what only the end brings: signatures, adopted calls) unless aborted.
-    message: signal.aborted ? null : { id: messageId, parts: draft.parts, events },
-  });
+  // A short database outage here is waited out (database-retry.ts), not the end of the turn.
+  await retryWhileDatabaseUnavailable(() =>
+    recordRequestEnd(deps.db, {
+      requestId,
+      turnId: turn.id,
+      sessionId: turn.sessionId,
+      isFirstRequest: index === 0,
+      firstTokenAt,
+      finishReason,
+      usage: draft.usage,
+      durationMs,
+      // The final parts (with what only the end brings: signatures, adopted calls) unless aborted.
+      message: signal.aborted ? null : { id: messageId, parts: draft.parts, events },
+    }),
+  );
   return { draft, snapshot };
 }
 
