@@ -7,11 +7,7 @@
 // instead of a server that answers every request with a 500.
 export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
-  await import("./server/env.ts").catch((error: unknown) => {
-    const isConfigError = (error as { name?: unknown } | null)?.name === "EnvError";
-    console.error(isConfigError ? (error as Error).message : error);
-    process.exit(1);
-  });
+  await (await import("./server/startup.ts")).loadConfigOrExit();
   const { getSessionManager } = await import("./server/session/instance.ts");
   const manager = await getSessionManager();
   const { installShutdown } = await import("./server/mcp/instance.ts");
