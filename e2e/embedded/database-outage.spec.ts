@@ -161,6 +161,12 @@ test("a 10 s database outage mid-answer: 503s meanwhile, the page recovers by it
   const pageDuringOutage = await page.request.get(`/s/${sessionId}`, { maxRedirects: 0 });
   expect(pageDuringOutage.status()).not.toBe(307); // no redirect to sign-in
   expect(pageDuringOutage.headers().location ?? "").not.toContain("/sign-in");
+  // Whether the page noticed the broken live stream (it says so, and re-opens the stream by itself).
+  const notice = page.getByText("Lost the live connection to the server; reconnecting by itself…");
+  const noticed = await notice
+    .waitFor({ state: "visible", timeout: Math.max(1, cutAt + OUTAGE_MS - Date.now()) })
+    .then(() => true)
+    .catch(() => false);
   await page.waitForTimeout(Math.max(0, cutAt + OUTAGE_MS - Date.now()));
   await proxy.listen();
   const restoredAt = Date.now();
@@ -179,7 +185,7 @@ test("a 10 s database outage mid-answer: 503s meanwhile, the page recovers by it
   console.log(
     `[outage e2e] database cut for ${restoredAt - cutAt} ms mid-answer; API during the cut: ${duringOutage.status} ` +
       `${String(duringOutage.error?.data?.appCode)}; page caught up ${caughtUpMs} ms after the database came back; ` +
-      `${WORDS.length}/${WORDS.length} words kept, turn completed`,
+      `${WORDS.length}/${WORDS.length} words kept, turn completed; broken-stream notice shown: ${noticed}`,
   );
   if (test.info().status !== "passed") console.log(appLog.slice(-4000));
 });
