@@ -284,3 +284,16 @@ test("a second user replaying the first user's real ids on every procedure finds
   expect(poll.status).not.toBe(404);
   await trpcMutation(alice.request, "policy.decideApproval", { approvalId: aliceData.ids.approval!, decision: "deny" });
 });
+
+test("the MCP OAuth callback refuses NUL and oversized parameters with a 400 in words", async () => {
+  // (A percent-encoded lone surrogate cannot arrive: URL decoding turns invalid UTF-8 into U+FFFD.)
+  for (const search of ["?state=%00&code=x", "?state=abc&code=a%00b", `?state=${"s".repeat(5_000)}&code=x`]) {
+    const response = await fetch(`${EXTERNAL_APP_URL}/api/mcp-oauth/callback${search}`, { redirect: "manual" });
+    const text = await response.text();
+    expect(response.status, search.slice(0, 40)).toBe(400);
+    const body = JSON.parse(text) as { code: string; message: string };
+    expect(body.code).toBe("bad_request:api");
+    expect(body.message).toMatch(/^Check the input — (state|code): /);
+    expect(text).not.toMatch(INTERNALS);
+  }
+});
