@@ -44,6 +44,10 @@ const productionZones = [
   },
 ];
 
+/** Error classes recognised by brand or name, never by instanceof (see server/brand.ts). */
+const ownErrorClasses =
+  "^(AppError|ToolError|StepAborted|RefreshRevokedError|ToolNameCollisionError|EnvError|TRPCError|ZodError)$";
+
 export default tseslint.config(
   {
     ignores: [
@@ -70,6 +74,15 @@ export default tseslint.config(
       "no-restricted-properties": [
         "error",
         { object: "process", property: "env", message: "Read configuration from server/env.ts." },
+      ],
+      // A production build can hold two copies of a class, so `instanceof` on these fails across
+      // bundles: recognise them by brand (isAppError, isToolError, ...) or by name (server/errors.ts).
+      "no-restricted-syntax": [
+        "error",
+        {
+          selector: `BinaryExpression[operator='instanceof'][right.name=/${ownErrorClasses}/]`,
+          message: "Recognise own errors by their brand (isAppError(), isToolError(), ...), not instanceof.",
+        },
       ],
     },
   },

@@ -3,8 +3,11 @@
 // previous process are swept to `interrupted` at boot rather than on the first request, and to
 // install the graceful shutdown: on SIGTERM / SIGINT the session manager stops and the MCP pool
 // closes, so no stdio MCP server outlives the app (server/mcp/shutdown.ts).
+// A configuration error (server/env.ts) stops the process here with its message and exit code 1,
+// instead of a server that answers every request with a 500.
 export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
+  await (await import("./server/startup.ts")).loadConfigOrExit();
   const { getSessionManager, installShutdown } = await import("./server/session/app-runtime.ts");
   const manager = await getSessionManager();
   await installShutdown(() => manager.stop());

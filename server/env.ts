@@ -3,6 +3,8 @@
 // names the variable; nothing else in the code base touches process.env.
 import { z } from "zod";
 
+import { brandOf, hasBrand } from "./brand.ts";
+
 const optionalString = z
   .string()
   .trim()
@@ -160,8 +162,16 @@ const schema = z
 export type Env = z.infer<typeof schema>;
 
 /** Thrown when the environment is invalid; the message names every bad variable. */
+const envErrorBrand = brandOf("EnvError");
+
 export class EnvError extends Error {
   override name = "EnvError";
+  readonly [envErrorBrand] = true;
+}
+
+/** True for an EnvError from any copy of this module. */
+export function isEnvError(value: unknown): value is EnvError {
+  return hasBrand(value, envErrorBrand);
 }
 
 /**

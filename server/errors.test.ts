@@ -2,9 +2,20 @@
 // and the cause (a database error, a stack, a connection string) never reaches a tRPC client or an
 // HTTP response body.
 import { TRPCError } from "@trpc/server";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 
-import { AppError, errorTypes, toAppError, toResponse, toTRPCError, type ErrorCode } from "./errors.ts";
+import { z } from "zod";
+
+import {
+  AppError,
+  errorTypes,
+  inputError,
+  isAppError,
+  toAppError,
+  toResponse,
+  toTRPCError,
+  type ErrorCode,
+} from "./errors.ts";
 
 const SECRET_MESSAGE = "connect ECONNREFUSED postgres://patchbay:hunter2@db.internal:5432/patchbay";
 const GENERIC_MESSAGE = "Something went wrong on the server.";
@@ -103,9 +114,21 @@ describe("toTRPCError", () => {
     expect(mapped.message).toBe(GENERIC_MESSAGE);
   });
 
-  it("leaves a TRPCError as it is", () => {
-    const original = new TRPCError({ code: "PARSE_ERROR", message: "bad json" });
-    expect(toTRPCError(original)).toBe(original);
+  it("maps tRPC's own refusal of an unreadable request to a 400 bad_request:api in words", () => {
+    const original = new TRPCError({
+      code: "PARSE_ERROR",
+      message: "bad json",
+      cause: new SyntaxError("Unexpected }"),
+    });
+    const mapped = toTRPCError(original);
+    expect(mapped.code).toBe("BAD_REQUEST");
+    expect((mapped.cause as AppError).code).toBe("bad_request:api");
+    expect(mapped.message).toBe("The request could not be read: send JSON in tRPC's superjson envelope.");
+  });
+
+  it("keeps a TRPCError that already carries its AppError", () => {
+    const once = toTRPCError(new AppError("conflict:turn"));
+    expect(toTRPCError(once)).toBe(once);
   });
 });
 
@@ -124,5 +147,87 @@ describe("toResponse", () => {
     expect(JSON.parse(body)).toEqual({ code: "internal:api", message: GENERIC_MESSAGE });
     expect(body).not.toContain("hunter2");
     expect(body).not.toContain("postgres://");
+  });
+});
+
+describe("one error identity across bundles", () => {
+  it("recognises an AppError made by another copy of this module, which instanceof does not", async () => {
+    vi.resetModules();
+    const copy = await import("./errors.ts");
+    const foreign = new copy.AppError("conflict:turn");
+    expect(foreign).not.toBeInstanceOf(AppError); // the defect a production build showed
+    expect(isAppError(foreign)).toBe(true);
+    const mapped = toAppError(foreign);
+    expect(mapped).toBe(foreign);
+    expect(mapped.status).toBe(409);
+    expect(toTRPCError(foreign).code).toBe("CONFLICT");
+  });
+
+  it("does not take a look-alike (same name and code, no brand) for an AppError", () => {
+    const lookAlike = Object.assign(new Error("x"), { name: "AppError", code: "not_found:session" });
+    expect(isAppError(lookAlike)).toBe(false);
+    expect(toAppError(lookAlike).code).toBe("internal:api");
+  });
+});
+
+describe("the mapping from failure to status and words", () => {
+  it("turns zod issues into a 400 whose message names each field, keeping the issues as data", () => {
+    const parsed = z
+      .object({ title: z.string().min(1, { error: "Title cannot be empty" }), count: z.number() })
+      .safeParse({ title: "", count: "x" });
+    const error = toAppError(new TRPCError({ code: "BAD_REQUEST", cause: parsed.error }));
+    expect(error.code).toBe("bad_request:api");
+    expect(error.status).toBe(400);
+    expect(error.message).toMatch(/^Check the input — title: Title cannot be empty; count: .*number/);
+    expect(error.issues).toEqual([
+      { path: ["title"], message: "Title cannot be empty" },
+      { path: ["count"], message: expect.stringContaining("number") as string },
+    ]);
+    expect(error.message).not.toContain("[{"); // words, not zod's JSON
+  });
+
+  it("says at most five issues and counts the rest", () => {
+    const issues = Array.from({ length: 7 }, (_, index) => ({ path: [`f${index}`], message: "is wrong" }));
+    expect(inputError(issues).message).toBe(
+      "Check the input — f0: is wrong; f1: is wrong; f2: is wrong; f3: is wrong; f4: is wrong (and 2 more).",
+    );
+  });
+
+  it.each([
+    ["a refused connection", Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:5432"), { code: "ECONNREFUSED" })],
+    ["a server shutting down", Object.assign(new Error("terminating connection"), { code: "57P01" })],
+    ["pg's cut connection", new Error("Connection terminated unexpectedly")],
+    ["Prisma's unreachable server", Object.assign(new Error("Can't reach database server"), { code: "P1001" })],
+    ["the adapter's kind, as a cause", new Error("query failed", { cause: { kind: "DatabaseNotReachable" } })],
+  ])("answers %s with 503 unavailable:database", (_what, cause) => {
+    const error = toAppError(cause);
+    expect(error.code).toBe("unavailable:database");
+    expect(error.status).toBe(503);
+    expect(error.message).toContain("database is unavailable");
+    expect(toAppError(new TRPCError({ code: "INTERNAL_SERVER_ERROR", cause })).code).toBe("unavailable:database");
+  });
+
+  it("does not blame the database for an HTTP call that failed to connect", () => {
+    const fetchFailure = new TypeError("fetch failed", { cause: { code: "ECONNREFUSED" } });
+    expect(toAppError(fetchFailure).code).toBe("internal:api");
+  });
+
+  it.each([
+    ["METHOD_NOT_SUPPORTED", 405],
+    ["NOT_FOUND", 404],
+    ["PAYLOAD_TOO_LARGE", 413],
+    ["UNAUTHORIZED", 401],
+  ] as const)("keeps tRPC's %s as status %i", (code, status) => {
+    expect(toAppError(new TRPCError({ code, message: "words" })).status).toBe(status);
+  });
+
+  it("answers a route's bad input with 400 and the issues beside the message", async () => {
+    const response = toResponse(inputError([{ path: ["state"], message: "is missing" }]));
+    expect(response.status).toBe(400);
+    expect(await response.json()).toEqual({
+      code: "bad_request:api",
+      message: "Check the input — state: is missing.",
+      issues: [{ path: ["state"], message: "is missing" }],
+    });
   });
 });

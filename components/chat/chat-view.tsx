@@ -21,7 +21,7 @@ import { useChat } from "./use-chat.ts";
 
 export function ChatView({ sessionId }: { sessionId: string }) {
   const trpc = useTRPC();
-  const { state, history } = useChat(sessionId);
+  const { state, history, isStreamBroken } = useChat(sessionId);
   const providers = useQuery(trpc.chat.providers.queryOptions());
   const [picked, setPicked] = useState<ModelChoice | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -110,6 +110,14 @@ export function ChatView({ sessionId }: { sessionId: string }) {
           onEdit={streaming || send.isPending ? undefined : onEdit}
           onRetry={streaming || restart.isPending ? undefined : regenerate}
         />
+        {isStreamBroken && (
+          <p
+            role="status"
+            className="rounded-md bg-amber-50 p-3 text-sm text-amber-900 dark:bg-amber-950 dark:text-amber-100"
+          >
+            Lost the live connection to the server; reconnecting by itself…
+          </p>
+        )}
         {error && (
           <p role="alert" className="rounded-md bg-red-50 p-3 text-sm text-red-800 dark:bg-red-950 dark:text-red-200">
             {error}
@@ -126,6 +134,7 @@ export function ChatView({ sessionId }: { sessionId: string }) {
           <Composer
             isStreaming={!!streaming}
             isSending={send.isPending}
+            hasNoProvider={providers.isSuccess && !choice}
             onSend={onSend}
             onStop={() => streaming && cancel.mutate({ turnId: streaming.id }, { onError })}
           />

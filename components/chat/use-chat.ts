@@ -2,6 +2,8 @@
 // One chat in the browser: loads the history once, then follows the live event stream from the
 // history's last event id (the tRPC SSE link resumes from the last tracked id by itself after a
 // dropped connection). State is reduced by chat-state.ts, which ignores anything already applied.
+// When the stream ends on an error (the server answered 503 while its database was unreachable),
+// it is opened again after a pause, so the page catches up by itself once the server can answer.
 import { useQuery } from "@tanstack/react-query";
 import { useSubscription } from "@trpc/tanstack-react-query";
 import { useEffect, useReducer } from "react";
@@ -10,6 +12,9 @@ import { useTRPC } from "@/components/providers/trpc-provider.tsx";
 import type { HistoryPolicyDto, SessionHistoryDto } from "@/server/session/history.ts";
 
 import { applyChatEvent, createChatState, type ChatEvent, type ChatState } from "./chat-state.ts";
+
+/** Pause before opening a failed event stream again. */
+const RESUBSCRIBE_AFTER_MS = 2_000;
 
 type Action = { type: "load"; history: SessionHistoryDto & HistoryPolicyDto } | { type: "event"; event: ChatEvent };
 
@@ -48,5 +53,13 @@ export function useChat(sessionId: string) {
     ),
   );
 
-  return { state, history, subscription };
+  const isStreamBroken = subscription.status === "error";
+  const { reset } = subscription;
+  useEffect(() => {
+    if (!isStreamBroken) return;
+    const timer = setTimeout(reset, RESUBSCRIBE_AFTER_MS);
+    return () => clearTimeout(timer);
+  }, [isStreamBroken, reset]);
+
+  return { state, history, subscription, isStreamBroken };
 }

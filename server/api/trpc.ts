@@ -1,52 +1,57 @@
 // tRPC setup: the request context (database + signed-in user), the error formatter that decides
-// what a client sees (user-facing message, app error code, zod issues for bad input — never a raw
-// database or provider error), and the two procedure kinds. Routers live in ./routers.
+// what a client sees, and the two procedure kinds. Routers live in ./routers.
+// Every error a client sees — a procedure's, an unreadable request, an unknown path, a failure in
+// the live event stream — goes through the formatter, which maps it with toAppError()
+// (server/errors.ts): the HTTP status and tRPC code of its type, a message in words, the app code,
+// and for bad input the issues by field (`zodIssues`). Never a raw database or provider error.
 import { initTRPC } from "@trpc/server";
+import { TRPC_ERROR_CODES_BY_KEY } from "@trpc/server/rpc";
 import superjson from "superjson";
-import { ZodError } from "zod";
 
 import type { SessionUser } from "../auth/session.ts";
 import type { Db } from "../db/client.ts";
-import { AppError, logAppError, toAppError, toTRPCError } from "../errors.ts";
+import { AppError, errorTypes, logAppError, toAppError, toTRPCError } from "../errors.ts";
+import { rejectUnsafeText } from "../input-hygiene.ts";
 
 /** `requestOrigin`: the origin the browser used (for redirects back to Patchbay), when known. */
 export type Context = { db: Db; user: SessionUser | null; requestOrigin?: string | null };
 
 const t = initTRPC.context<Context>().create({
   transformer: superjson,
-  errorFormatter({ shape, error }) {
-    const cause = error.cause;
-    const appError = cause instanceof AppError ? cause : undefined;
-    const zodIssues = cause instanceof ZodError ? cause.issues.map(({ path, message }) => ({ path, message })) : null;
-    const isInternal = error.code === "INTERNAL_SERVER_ERROR";
+  errorFormatter({ shape, error, path }) {
+    const appError = toAppError(error);
+    logAppError(appError, `trpc ${path ?? "(no procedure)"}`);
+    const { status, trpc } = errorTypes[appError.type];
     return {
-      ...shape,
-      message: isInternal && !appError ? toAppError(cause).message : shape.message,
+      message: appError.message,
+      code: TRPC_ERROR_CODES_BY_KEY[trpc],
       data: {
-        code: shape.data.code,
-        httpStatus: shape.data.httpStatus,
-        appCode: appError?.code ?? (zodIssues ? "bad_request:api" : null),
-        zodIssues,
+        code: trpc,
+        httpStatus: status,
+        path: shape.data.path,
+        appCode: appError.code,
+        zodIssues: appError.issues,
       },
     };
   },
 });
 
-/** Turns any thrown value into a TRPCError carrying an AppError, and logs server-side failures. */
-const errorMapping = t.middleware(async ({ next, path }) => {
+/** Turns any thrown value into a TRPCError carrying an AppError (what server-side callers see too). */
+const errorMapping = t.middleware(async ({ next }) => {
   const result = await next();
-  if (!result.ok && !(result.error.cause instanceof ZodError)) {
-    const mapped = toTRPCError(result.error.cause ?? result.error);
-    if (mapped.cause instanceof AppError) logAppError(mapped.cause, `trpc ${path}`);
-    return { ...result, error: mapped };
-  }
-  return result;
+  return result.ok ? result : { ...result, error: toTRPCError(result.error) };
+});
+
+/** Refuses NUL bytes and lone surrogates anywhere in the input, before any schema or database sees it. */
+const inputHygiene = t.middleware(async ({ getRawInput, next }) => {
+  rejectUnsafeText(await getRawInput());
+  return next();
 });
 
 export const createTRPCRouter = t.router;
 export const createCallerFactory = t.createCallerFactory;
 
-export const publicProcedure = t.procedure.use(errorMapping);
+export const publicProcedure = t.procedure.use(errorMapping).use(inputHygiene);
 
 export const protectedProcedure = publicProcedure.use(({ ctx, next }) => {
   if (!ctx.user) throw new AppError("unauthorized:auth");

@@ -1,15 +1,45 @@
 // Who is signed in. Pages call requireUser() (redirects to sign-in); the API layer calls
 // getSessionUser() and answers 401 itself. Both read the database session through Auth.js.
+// Auth.js answers "no session" when its database read fails, so a request that carries a session
+// cookie but finds no session checks the database: unreachable, it is a 503 "database unavailable"
+// (unavailable:database), never a 401 or a redirect to sign-in that would lose the user's place.
+import { cookies } from "next/headers";
 import { redirect } from "next/navigation";
 
+import { getPool } from "../db/client.ts";
+import { isDatabaseUnavailable } from "../database-unavailable.ts";
+import { AppError } from "../errors.ts";
 import { auth } from "./config.ts";
 
 export type SessionUser = { id: string; name: string | null; email: string | null; image: string | null };
 
+const SESSION_COOKIES = ["authjs.session-token", "__Secure-authjs.session-token"];
+
+/** Throws unavailable:database when the request has a session cookie and the database cannot be reached. */
+async function assertDatabaseReachable(): Promise<void> {
+  const jar = await cookies();
+  if (!SESSION_COOKIES.some((name) => jar.has(name))) return;
+  try {
+    await (await getPool()).query("SELECT 1");
+  } catch (error) {
+    if (isDatabaseUnavailable(error)) throw new AppError("unavailable:database", undefined, { cause: error });
+    throw error;
+  }
+}
+
 export async function getSessionUser(): Promise<SessionUser | null> {
-  const session = await auth();
+  let session;
+  try {
+    session = await auth();
+  } catch (error) {
+    if (isDatabaseUnavailable(error)) throw new AppError("unavailable:database", undefined, { cause: error });
+    throw error;
+  }
   const user = session?.user;
-  if (!user?.id) return null;
+  if (!user?.id) {
+    await assertDatabaseReachable();
+    return null;
+  }
   return { id: user.id, name: user.name ?? null, email: user.email ?? null, image: user.image ?? null };
 }
 

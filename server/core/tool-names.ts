@@ -6,6 +6,8 @@
 // result never depends on the order tools were listed in.
 import { createHash } from "node:crypto";
 
+import { brandOf, hasBrand } from "../brand.ts";
+
 export const MAX_TOOL_NAME_LENGTH = 60;
 export const exposedToolNamePattern = /^[a-zA-Z_][a-zA-Z0-9_-]{0,59}$/;
 
@@ -54,8 +56,15 @@ function disambiguate(canonicalName: string): string {
 }
 
 /** Thrown when two different canonical names still map to one exposed name after disambiguation. */
+const collisionBrand = brandOf("ToolNameCollisionError");
+
 export class ToolNameCollisionError extends Error {
   override name = "ToolNameCollisionError";
+  readonly [collisionBrand] = true;
+}
+
+export function isToolNameCollisionError(value: unknown): value is ToolNameCollisionError {
+  return hasBrand(value, collisionBrand);
 }
 
 function groupBy(names: string[], key: (name: string) => string): Map<string, string[]> {

@@ -3,6 +3,7 @@
 // source with the guarantees a turn relies on: validated by the source, bounded by a timeout,
 // cancelled by the turn's AbortSignal, and never throwing — every failure becomes a structured
 // error result the model can read. The MCP registry is a ToolSource; so are the built-in tools.
+import { brandOf, hasBrand } from "../brand.ts";
 import type { ExposedPolicy } from "./tool-policy.ts";
 import type { JsonValue, ToolSpec } from "./canonical.ts";
 
@@ -40,14 +41,22 @@ export interface ToolSource {
 }
 
 /** Thrown by a ToolSource for a failure it can describe to the model. */
+const toolErrorBrand = brandOf("ToolError");
+
 export class ToolError extends Error {
   override name = "ToolError";
+  readonly [toolErrorBrand] = true;
   constructor(
     readonly code: ToolErrorCode,
     message: string,
   ) {
     super(message);
   }
+}
+
+/** True for a ToolError made by any copy of this module (recognised by brand, not instanceof). */
+export function isToolError(value: unknown): value is ToolError {
+  return hasBrand(value, toolErrorBrand);
 }
 
 export function toolErrorResult(code: ToolErrorCode, message: string): ToolOutcome {
@@ -75,7 +84,7 @@ export async function runToolCall(
   const call = source
     .call(sessionId, request, signal)
     .catch((error: unknown) =>
-      error instanceof ToolError
+      isToolError(error)
         ? toolErrorResult(error.code, error.message)
         : toolErrorResult("failed", error instanceof Error ? error.message : "The tool failed."),
     );

@@ -5,7 +5,7 @@ import { SseError } from "@modelcontextprotocol/sdk/client/sse.js";
 import { StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
 
-import { AppError } from "../errors.ts";
+import { isAppError } from "../errors.ts";
 import { ToolError } from "../core/tool-source.ts";
 
 /** `work`, unless `signal` aborts first (then a ToolError cancelled / timeout). */
@@ -36,7 +36,7 @@ export function isTransportFailure(error: unknown): boolean {
 
 export function describe(error: unknown): string {
   // A refused address or redirect (guarded-fetch.ts) rides as the cause of a "fetch failed" TypeError.
-  if (error instanceof TypeError && error.cause instanceof AppError) return error.cause.message;
+  if (error instanceof TypeError && isAppError(error.cause)) return error.cause.message;
   const message = error instanceof Error ? error.message : String(error);
   return message.replace(/^MCP error -?\d+: /, "");
 }

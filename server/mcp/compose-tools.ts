@@ -7,7 +7,7 @@
 // names that cannot be resolved is an error for the user, never a silently dropped tool.
 import { AppError } from "../errors.ts";
 import { isAllowedByPersona, parseToolPolicies } from "../core/tool-policy.ts";
-import { exposeToolNames, ToolNameCollisionError } from "../core/tool-names.ts";
+import { exposeToolNames, isToolNameCollisionError } from "../core/tool-names.ts";
 import { BUILTIN_CONNECTOR } from "./connector-names.ts";
 import { findNameClashes } from "./name-clashes.ts";
 import type { RegistryTool } from "./registry-tool.ts";
@@ -36,7 +36,7 @@ export function composeTools(
   try {
     names = exposeToolNames(entries.map((entry) => entry.canonicalName));
   } catch (error) {
-    if (error instanceof ToolNameCollisionError) throw new AppError("conflict:tools", error.message, { cause: error });
+    if (isToolNameCollisionError(error)) throw new AppError("conflict:tools", error.message, { cause: error });
     throw error;
   }
   return entries.map((entry) => ({ ...entry, exposedName: names.get(entry.canonicalName)! }));

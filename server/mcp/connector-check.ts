@@ -1,7 +1,7 @@
 // "Test connection" for the settings page: connects to a connector the user may use and lists its
 // tools, or reports why it could not (the pool's own user-facing message, never a raw stack).
 import type { Db } from "../db/client.ts";
-import { AppError } from "../errors.ts";
+import { isAppError } from "../errors.ts";
 import { connectionKey } from "./connection-keys.ts";
 import type { ConnectionPool } from "./connection-pool.ts";
 import type { ResolvedConnector } from "./registry-options.ts";
@@ -26,7 +26,7 @@ export async function checkConnector(deps: Deps, userId: string, connectorId: st
     const tools = await deps.pool.listTools(key, connector.config, AbortSignal.timeout(CHECK_TIMEOUT_MS));
     return { ok: true, tools: tools.map(({ name, description }) => ({ name, description })) };
   } catch (error) {
-    const message = error instanceof AppError ? error.message : deps.pool.lastError(key);
+    const message = isAppError(error) ? error.message : deps.pool.lastError(key);
     return {
       ok: false,
       error: message ?? "The connector could not be reached.",

@@ -8,7 +8,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 
 import { type JsonValue } from "../core/canonical.ts";
-import { ToolError } from "../core/tool-source.ts";
+import { isToolError, ToolError } from "../core/tool-source.ts";
 import { ReconnectBackoff } from "./backoff.ts";
 import { abortError, callFailure, describe, isTransportFailure, untilAborted } from "./call-errors.ts";
 import { requestToolCall } from "./call-request.ts";
@@ -163,7 +163,7 @@ export class McpConnection {
         this.setHealth("needs_authorization");
         throw this.unauthorized();
       }
-      const reason = error instanceof ToolError ? `no answer within ${this.connectTimeoutMs} ms` : describe(error);
+      const reason = isToolError(error) ? `no answer within ${this.connectTimeoutMs} ms` : describe(error);
       this.failed(`Could not connect: ${reason}`);
       throw new ToolError("failed", this.withHint(`The ${this.key} connector is unavailable: ${reason}`));
     }
@@ -214,7 +214,7 @@ export class McpConnection {
   }
 
   private callError(error: unknown, client: Client, signal: AbortSignal | undefined, timeoutMs: number): ToolError {
-    if (error instanceof ToolError) return error;
+    if (isToolError(error)) return error;
     if (signal?.aborted) return abortError(signal);
     if (error instanceof UnauthorizedError) {
       // Tokens revoked or refresh refused mid-session: drop the client and wait for the user.

@@ -3,8 +3,8 @@
 // last revision. Such a failure is never swallowed: it is logged for the operator and kept here until
 // a later rebuild of that chat succeeds, and the Tools panel shows it (and retries), so the panel
 // never claims a tool set the model does not see. Kept in memory, per app instance.
-import { AppError } from "../errors.ts";
-import { ToolError } from "../core/tool-source.ts";
+import { isAppError } from "../errors.ts";
+import { isToolError } from "../core/tool-source.ts";
 
 export type RebuildFailure = { reason: string; message: string };
 
@@ -12,7 +12,7 @@ const MAX_KEPT = 1_000;
 
 /** What a user may read about a failed rebuild: our own error messages, never a raw database error. */
 export function describeRebuildError(error: unknown): string {
-  if (error instanceof AppError || error instanceof ToolError) return error.message;
+  if (isAppError(error) || isToolError(error)) return error.message;
   return "The server could not save the new tool set; the server log has the details.";
 }
 

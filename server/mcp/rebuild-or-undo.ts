@@ -4,7 +4,7 @@
 // the caller writes), the restored state is rebuilt once more (another instance may have published
 // the change meanwhile; a failure there is kept for the Tools panel by rebuild-failures.ts), and the
 // user is told what was undone and why.
-import { AppError } from "../errors.ts";
+import { AppError, isAppError } from "../errors.ts";
 import { describeRebuildError } from "./rebuild-failures.ts";
 import type { McpRegistry } from "./registry.ts";
 
@@ -27,7 +27,7 @@ export async function rebuildOrUndo(
   } catch (error) {
     await undo();
     await registry.rebuildSessions([sessionId], `${reason} undone`);
-    const code = error instanceof AppError ? error.code : "unavailable:tools";
+    const code = isAppError(error) ? error.code : "unavailable:tools";
     throw new AppError(code, `The ${what} was undone: ${describeRebuildError(error)}`, { cause: error });
   }
 }

@@ -5,7 +5,7 @@
 // in 20 s"), and the provider's code is appended when it looks like an identifier. An AppError
 // thrown by Patchbay's own request code (a subscription's fetch) already carries a user message and
 // keeps it.
-import { AppError } from "../errors.ts";
+import { isAppError } from "../errors.ts";
 import { classifyProviderError, type ProviderErrorKind } from "./provider-error.ts";
 
 /** "20 s", "3 min", "2 h": how long to wait, rounded up. */
@@ -40,7 +40,7 @@ const messages: Record<ProviderErrorKind, (wait: string | undefined) => string> 
 
 /** A user-safe message for an error reported by a provider stream. */
 export function safeErrorMessage(error: unknown, now = Date.now()): string {
-  if (error instanceof AppError) return error.message; // written for the user (e.g. "reconnect your account")
+  if (isAppError(error)) return error.message; // written for the user (e.g. "reconnect your account")
   const info = classifyProviderError(error, now);
   const wait = info.retryAfterSeconds === undefined ? undefined : formatWait(info.retryAfterSeconds);
   const message = messages[info.kind](wait);

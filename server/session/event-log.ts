@@ -14,11 +14,15 @@
 //    id takes them without reading the log;
 //  - timestamps are written and read as UTC (the columns are `timestamp(3)` without a zone, as Prisma
 //    writes them);
-//  - no named prepared statements: PGlite's socket server shares one backend between connections.
+//  - no named prepared statements: PGlite's socket server shares one backend between connections;
+//  - a database outage loses no delta: while the database is unreachable (database-unavailable.ts)
+//    the queued deltas stay queued, in order, and the statement is retried with backoff for up to
+//    DELTA_OUTAGE_BUDGET_MS; only past that do their waiters see the error.
 import { EventEmitter } from "node:events";
 
 import type pg from "pg";
 
+import { isDatabaseUnavailable } from "../database-unavailable.ts";
 import { poolOf, type Db, type SqlPool } from "../db/client.ts";
 import { CHANNELS, notifyOthers } from "../db/notifier.ts";
 import type { SessionEventDto, SessionEventType } from "./event-types.ts";
@@ -43,7 +47,12 @@ type QueuedDeltas = {
   waiters: Waiter[];
 };
 type Waiter = { resolve(): void; reject(error: unknown): void };
-type DeltaQueue = { byMessage: Map<string, QueuedDeltas>; isSending: boolean };
+/** `outageSince`: when the database first became unreachable in the current run of failures. */
+type DeltaQueue = { byMessage: Map<string, QueuedDeltas>; isSending: boolean; outageSince?: number };
+
+/** How long queued deltas wait out an unreachable database before their waiters see the error. */
+export const DELTA_OUTAGE_BUDGET_MS = 60_000;
+const RETRY_DELAYS_MS = [100, 250, 500, 1_000, 2_000];
 
 /** Process-wide (on globalThis: Next.js may load this module once per route bundle). */
 const globalForEvents = globalThis as unknown as {
@@ -193,10 +202,11 @@ export function publishMessageDeltas(
  * Sends what is queued, and what queues meanwhile, on ONE connection held until the queue is empty:
  * the deltas wait for the pool once per burst, not once per statement behind every other query.
  */
-async function sendQueuedDeltas(pool: SqlPool, queue: DeltaQueue): Promise<void> {
+async function sendQueuedDeltas(pool: SqlPool, queue: DeltaQueue, attempt = 0): Promise<void> {
   queue.isSending = true;
   let client: pg.PoolClient | null = null;
   let broken: Error | undefined;
+  let isWaitingOut = false;
   try {
     while (queue.byMessage.size > 0) {
       const taken = [...queue.byMessage];
@@ -205,19 +215,55 @@ async function sendQueuedDeltas(pool: SqlPool, queue: DeltaQueue): Promise<void>
       try {
         client ??= await pool.connect();
         const rows = await writeDeltas(client, taken);
+        queue.outageSince = undefined;
         for (const row of rows) deliverOn(pool, row.sessionId, row);
         for (const waiter of waiters) waiter.resolve();
       } catch (error) {
         broken = error as Error; // the connection may be unusable: the pool discards it
-        for (const waiter of waiters) waiter.reject(error);
+        const outageSince = (queue.outageSince ??= Date.now());
+        if (isDatabaseUnavailable(error) && Date.now() - outageSince < DELTA_OUTAGE_BUDGET_MS) {
+          requeueInFront(queue, taken);
+          isWaitingOut = true;
+        } else {
+          queue.outageSince = undefined;
+          for (const waiter of waiters) waiter.reject(error);
+        }
         break;
       }
     }
   } finally {
     client?.release(broken);
-    queue.isSending = false;
-    if (broken && queue.byMessage.size > 0) void sendQueuedDeltas(pool, queue);
+    if (isWaitingOut) {
+      // Still "sending": new deltas queue behind these, and one retry runs after the pause.
+      const delay = RETRY_DELAYS_MS[Math.min(attempt, RETRY_DELAYS_MS.length - 1)]!;
+      setTimeout(() => void sendQueuedDeltas(pool, queue, attempt + 1), delay).unref();
+    } else {
+      queue.isSending = false;
+      if (broken && queue.byMessage.size > 0) void sendQueuedDeltas(pool, queue);
+    }
   }
+}
+
+/** Puts taken deltas back before anything queued since: their events first, the newest parts kept. */
+function requeueInFront(queue: DeltaQueue, taken: [string, QueuedDeltas][]): void {
+  const later = new Map(queue.byMessage);
+  queue.byMessage.clear();
+  for (const [messageId, entry] of taken) {
+    const newer = later.get(messageId);
+    later.delete(messageId);
+    queue.byMessage.set(
+      messageId,
+      newer
+        ? {
+            ...entry,
+            parts: newer.parts,
+            events: [...entry.events, ...newer.events],
+            waiters: [...entry.waiters, ...newer.waiters],
+          }
+        : entry,
+    );
+  }
+  for (const [messageId, entry] of later) queue.byMessage.set(messageId, entry);
 }
 
 /** ONE statement for every queued message: parts, events (in queue order), the ids before them. */

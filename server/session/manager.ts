@@ -10,11 +10,13 @@
 // atomically (restart.ts); apply now keeps the old turn's complete tool rounds, regenerate redoes all.
 import { randomUUID } from "node:crypto";
 
+import { isDatabaseUnavailable } from "../database-unavailable.ts";
 import type { Db } from "../db/client.ts";
 import { AppError } from "../errors.ts";
 import type { ModelResolver } from "../providers/model-resolver.ts";
 import type { ProviderId } from "../core/canonical.ts";
 import { DEFAULT_SESSION_TITLE, getChatSession } from "../db/chat-sessions.ts";
+import { retryWhileDatabaseUnavailable } from "./database-retry.ts";
 import { findEditableMessage, replaceLastUserMessage } from "./edit-resend.ts";
 import {
   assertUsableAccount,
@@ -283,13 +285,17 @@ export class SessionManager {
         controller.signal,
       );
       if (outcome.status === "aborted") return; // whoever aborted it has recorded the status
-      await finishTurn(db, spec, { status: outcome.status, error: outcome.error ?? null, usage: outcome.usage });
+      const end = { status: outcome.status, error: outcome.error ?? null, usage: outcome.usage };
+      await retryWhileDatabaseUnavailable(() => finishTurn(db, spec, end));
     } catch (error) {
       console.error(`[patchbay] turn ${spec.id} crashed`, error);
-      await finishTurn(db, spec, {
-        status: "failed",
-        error: { code: "internal", message: "The turn stopped on a server error." },
-      }).catch(() => undefined);
+      // The true reason: an outage longer than the writes wait for, or a server error.
+      const reason = isDatabaseUnavailable(error)
+        ? { code: "unavailable", message: "The database was unreachable for too long; the answer so far is kept." }
+        : { code: "internal", message: "The turn stopped on a server error." };
+      await retryWhileDatabaseUnavailable(() => finishTurn(db, spec, { status: "failed", error: reason })).catch(
+        () => undefined,
+      );
     }
   }
 

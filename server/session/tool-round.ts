@@ -5,6 +5,7 @@
 // model reads (`too_many_calls`, `rate_limited`, `denied`, `unknown_tool`), and the turn goes on.
 import type { Db } from "../db/client.ts";
 import { requestApproval, waitForDecision } from "../policy/approvals.ts";
+import { brandOf, hasBrand } from "../brand.ts";
 import {
   countRecentToolCalls,
   limitMessage,
@@ -28,7 +29,15 @@ import {
 import { appendTurnToolMessage } from "./transcript.ts";
 
 /** The turn must stop here without writing anything more: it was aborted, or it ended elsewhere. */
-export class StepAborted extends Error {}
+const stepAbortedBrand = brandOf("StepAborted");
+
+export class StepAborted extends Error {
+  readonly [stepAbortedBrand] = true;
+}
+
+export function isStepAborted(value: unknown): value is StepAborted {
+  return hasBrand(value, stepAbortedBrand);
+}
 
 export type ToolRoundDeps = { db: Db; tools: ToolSource; toolTimeoutMs: number; limits: ToolCallLimits };
 type TurnRef = { id: string; sessionId: string };

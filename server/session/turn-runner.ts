@@ -8,19 +8,20 @@
 // records why.
 import { streamText } from "ai";
 
-import { AppError } from "../errors.ts";
+import { isAppError } from "../errors.ts";
 import { limitMessage } from "../policy/limits.ts";
 import { extractHiddenToolCalls } from "../providers/hidden-tool-calls.ts";
 import { renderRequest, type RenderInput } from "../providers/render.ts";
 import { safeErrorMessage } from "../providers/safe-error.ts";
 import { decodeFullStream } from "../providers/stream-events.ts";
 import { AssistantDraft, newCanonicalCallId } from "./assistant-draft.ts";
+import { retryWhileDatabaseUnavailable } from "./database-retry.ts";
 import type { ProviderId, ProviderOrigin, ToolCallPart } from "../core/canonical.ts";
 import { appendEvent, type EventInput } from "./event-log.ts";
 import { toPartDto } from "./history.ts";
 import { createWriter } from "./streaming-message.ts";
 import { renderFinalRequest } from "./step-limit.ts";
-import { runToolRound, StepAborted } from "./tool-round.ts";
+import { isStepAborted, runToolRound, StepAborted } from "./tool-round.ts";
 import type { SourceSnapshot } from "../core/tool-source.ts";
 import { loadTurnHistory } from "./transcript.ts";
 import type { TurnDeps, TurnSpec } from "./turn-spec.ts";
@@ -47,7 +48,7 @@ export async function runTurn(turn: TurnSpec, deps: TurnDeps, signal: AbortSigna
     }
     return await answerAtStepLimit(turn, deps, usage, signal);
   } catch (error) {
-    if (signal.aborted || error instanceof StepAborted) return { status: "aborted", usage, steps: step + 1 };
+    if (signal.aborted || isStepAborted(error)) return { status: "aborted", usage, steps: step + 1 };
     return { status: "failed", error: describeFailure(error), usage, steps: step + 1 };
   }
 }
@@ -79,7 +80,7 @@ async function answerAtStepLimit(
 }
 
 function describeFailure(error: unknown): { code: string; message: string } {
-  if (error instanceof AppError) return { code: error.code, message: error.message };
+  if (isAppError(error)) return { code: error.code, message: error.message };
   console.warn("[patchbay] model request failed:", safeErrorMessage(error));
   return { code: "provider", message: safeErrorMessage(error) };
 }
@@ -157,18 +158,21 @@ async function runStep(
   const finishReason = draft.error ? "error" : draft.finishReason;
   const events: EventInput[] = [{ type: "request.finished", data: { index, finishReason, ...usage, durationMs } }];
   if (hasHiddenCalls) events.push({ type: "message.updated", data: { messageId, parts: draft.parts.map(toPartDto) } });
-  await recordRequestEnd(deps.db, {
-    requestId,
-    turnId: turn.id,
-    sessionId: turn.sessionId,
-    isFirstRequest: index === 0,
-    firstTokenAt,
-    finishReason,
-    usage: draft.usage,
-    durationMs,
-    // The final parts (with what only the end brings: signatures, adopted calls) unless aborted.
-    message: signal.aborted ? null : { id: messageId, parts: draft.parts, events },
-  });
+  // A short database outage here is waited out (database-retry.ts), not the end of the turn.
+  await retryWhileDatabaseUnavailable(() =>
+    recordRequestEnd(deps.db, {
+      requestId,
+      turnId: turn.id,
+      sessionId: turn.sessionId,
+      isFirstRequest: index === 0,
+      firstTokenAt,
+      finishReason,
+      usage: draft.usage,
+      durationMs,
+      // The final parts (with what only the end brings: signatures, adopted calls) unless aborted.
+      message: signal.aborted ? null : { id: messageId, parts: draft.parts, events },
+    }),
+  );
   return { draft, snapshot };
 }
 

@@ -14,7 +14,7 @@ import { z } from "zod";
 
 import { openWithKey, sealWithKey } from "../../../server/crypto/secrets.ts";
 import { type JsonValue } from "../../../server/core/canonical.ts";
-import { ToolError } from "../../../server/core/tool-source.ts";
+import { isToolError } from "../../../server/core/tool-source.ts";
 import { ConnectionPool } from "../../../server/mcp/connection-pool.ts";
 import { type McpTool } from "../../../server/mcp/connection-types.ts";
 import { completeMcpAuthorization, McpOAuthProvider } from "../../../server/mcp/oauth-provider.ts";
@@ -90,7 +90,7 @@ async function withAuthorization<T>(
       return await operation();
     } catch (error) {
       const authorizationUrl = await provider.pendingAuthorizationUrl();
-      if (!(error instanceof ToolError) || !authorizationUrl || attempt >= MAX_AUTHORIZATIONS) throw error;
+      if (!isToolError(error) || !authorizationUrl || attempt >= MAX_AUTHORIZATIONS) throw error;
       await authorizeHeadlessly(provider, serverUrl, authorizationUrl);
     }
   }

@@ -65,7 +65,15 @@ export const chatRouter = createTRPCRouter({
     .mutation(async ({ ctx, input }) => (await getSessionManager()).applyNow(ctx.user.id, input.turnId)),
 
   events: protectedProcedure
-    .input(z.object({ sessionId: id, lastEventId: z.string().regex(/^\d+$/).nullish() }))
+    .input(
+      z.object({
+        sessionId: id,
+        lastEventId: z
+          .string()
+          .regex(/^\d{1,18}$/, { error: "must be an event id (digits)" })
+          .nullish(),
+      }),
+    )
     .subscription(async function* ({ ctx, input, signal }) {
       await getChatSession(ctx.db, ctx.user.id, input.sessionId);
       const abort = signal ?? new AbortController().signal;

@@ -238,3 +238,77 @@ describe("session router over HTTP", () => {
     }
   });
 });
+
+describe("hostile requests over HTTP get a 400 in words, never a 500", () => {
+  function raw(procedure: string, body: string, search = ""): Request {
+    return new Request(`http://localhost/api/trpc/${procedure}${search}`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body,
+    });
+  }
+
+  it.each([
+    ["malformed JSON", "{not json"],
+    ["an empty body", ""],
+    ["a truncated body", '{"json":{"id":"x","title":"abc'],
+    ["null", "null"],
+    [
+      "a superjson meta with a __proto__ path",
+      '{"json":{"id":"x","title":"t"},"meta":{"values":{"__proto__":["Date"]}}}',
+    ],
+    [
+      "a superjson meta with an unknown type",
+      '{"json":{"id":"x","title":"t"},"meta":{"values":{"title":["NoSuchType"]}}}',
+    ],
+  ])("%s", async (_what, body) => {
+    const response = await send(raw("session.rename", body), { db: testDb.db, user: alice });
+    expect(response.status).toBe(400);
+    const { text, body: parsed } = await readError(response);
+    expect(parsed.error.json.data.appCode).toBe("bad_request:api");
+    expect(parsed.error.json.message).toMatch(/^(The request could not be read|Check the input)/);
+    expect(text).not.toMatch(/\bat .*\.(ts|js):\d+|node_modules|prisma/i);
+  });
+
+  it("a malformed ?input= on a query", async () => {
+    const response = await send(new Request("http://localhost/api/trpc/session.get?input=%7Bnope"), {
+      db: testDb.db,
+      user: alice,
+    });
+    expect(response.status).toBe(400);
+    expect((await readError(response)).body.error.json.data.appCode).toBe("bad_request:api");
+  });
+
+  it.each([
+    ["a NUL byte", "Plans\u0000B", "contains a NUL character (U+0000), which text cannot hold"],
+    ["a lone surrogate", "Plans \ud83d", "contains an unpaired UTF-16 surrogate (broken Unicode)"],
+  ])("a title with %s is refused naming the field, and the title is kept", async (_what, title, reason) => {
+    const created = await createCaller({ db: testDb.db, user: alice }).session.create({ title: "kept" });
+    const response = await send(mutation("session.rename", { id: created.id, title }), {
+      db: testDb.db,
+      user: alice,
+    });
+    expect(response.status).toBe(400);
+    const { body } = await readError(response);
+    expect(body.error.json.message).toBe(`Check the input — title: ${reason}.`);
+    expect(body.error.json.data.zodIssues).toEqual([{ path: ["title"], message: reason }]);
+    expect((await createCaller({ db: testDb.db, user: alice }).session.get({ id: created.id })).title).toBe("kept");
+  });
+
+  it("a mutation called with GET gets 405, an unknown procedure 404, each in words", async () => {
+    const wrongMethod = await send(query("session.rename", { id: "x", title: "t" }), { db: testDb.db, user: alice });
+    expect(wrongMethod.status).toBe(405);
+    expect((await readError(wrongMethod)).body.error.json.message).toMatch(/\w+ \w+/);
+    const unknown = await send(query("session.nope"), { db: testDb.db, user: alice });
+    expect(unknown.status).toBe(404);
+    expect((await readError(unknown)).body.error.json.data.appCode).toBe("not_found:api");
+  });
+
+  it("bad input says which field in words, with the issues as data", async () => {
+    const response = await send(mutation("session.rename", { id: 42, title: "" }), { db: testDb.db, user: alice });
+    expect(response.status).toBe(400);
+    const { body } = await readError(response);
+    expect(body.error.json.message).toMatch(/^Check the input — id: .*string.*; title: Title cannot be empty\.$/);
+    expect(body.error.json.data.zodIssues?.map((issue) => issue.path)).toEqual([["id"], ["title"]]);
+  });
+});

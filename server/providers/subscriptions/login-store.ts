@@ -55,8 +55,10 @@ export async function loadLogin<S>(
   };
 }
 
-export async function deleteLogin(db: Db, ownerId: string, loginId: string): Promise<void> {
-  await db.providerLogin.deleteMany({ where: { id: loginId, ownerId } });
+/** Deletes the owner's login; false when there was none (finished, expired, or not theirs). */
+export async function deleteLogin(db: Db, ownerId: string, loginId: string): Promise<boolean> {
+  const { count } = await db.providerLogin.deleteMany({ where: { id: loginId, ownerId } });
+  return count > 0;
 }
 
 /**

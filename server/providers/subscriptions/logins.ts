@@ -160,6 +160,8 @@ export async function pollLogin(
   return { status: "connected", accountId: account.id };
 }
 
+/** Drops the owner's sign-in in progress; another user's looks missing (404), like every other id. */
 export async function cancelLogin(db: Db, ownerId: string, loginId: string): Promise<void> {
-  await deleteLogin(db, ownerId, loginId);
+  if (!(await deleteLogin(db, ownerId, loginId)))
+    throw new AppError("not_found:provider", "That sign-in does not exist (any more) or is not yours.");
 }

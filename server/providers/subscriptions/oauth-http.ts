@@ -3,6 +3,7 @@
 // each flow decides what a status means. Only an unreachable host throws (unavailable:provider).
 // Token responses are read into a TokenSet; an error answer is classified as permanent (the user must
 // sign in again) or transient. Nothing here ever puts a token or a response body into an error.
+import { brandOf, hasBrand } from "../../brand.ts";
 import { AppError } from "../../errors.ts";
 
 export type OAuthAnswer = { status: number; body: Record<string, unknown> };
@@ -135,11 +136,18 @@ export function isPermanentRefreshFailure(answer: OAuthAnswer): boolean {
 }
 
 /** Thrown by a vendor's refresh when the refresh token is dead; the caller marks the account. */
+const revokedBrand = brandOf("RefreshRevokedError");
+
 export class RefreshRevokedError extends Error {
   override name = "RefreshRevokedError";
+  readonly [revokedBrand] = true;
   constructor(readonly code: string) {
     super(`The refresh token was refused (${code}).`);
   }
+}
+
+export function isRefreshRevokedError(value: unknown): value is RefreshRevokedError {
+  return hasBrand(value, revokedBrand);
 }
 
 /** Classifies a refresh answer: the new tokens, or a thrown RefreshRevokedError / transient AppError. */

@@ -9,7 +9,7 @@ import { AppError } from "../../errors.ts";
 import type { TransactionClient } from "../../generated/prisma/internal/prismaNamespace.ts";
 import { mergeTokens, openTokens, sealTokens, type StoredTokens } from "./account-tokens.ts";
 import { reconnectNeededError, type SubscriptionFlow } from "./flows.ts";
-import { RefreshRevokedError, type TokenSet } from "./oauth-http.ts";
+import { isRefreshRevokedError, type TokenSet } from "./oauth-http.ts";
 
 /** A token that expires within this window is refreshed before use. */
 export const EXPIRY_MARGIN_MS = 60_000;
@@ -57,7 +57,7 @@ export async function refreshAccountTokens(db: Db, request: RefreshRequest): Pro
         });
         return { kind: "fresh" as const, tokens, expiresAt };
       } catch (error) {
-        if (error instanceof RefreshRevokedError) return revoke(tx, request, error.code);
+        if (isRefreshRevokedError(error)) return revoke(tx, request, error.code);
         throw error;
       }
     },

@@ -4,7 +4,7 @@ import { notFound } from "next/navigation";
 import { ChatView } from "@/components/chat/chat-view.tsx";
 import { requireUser } from "@/server/auth/session.ts";
 import { getDb } from "@/server/db/client.ts";
-import { AppError } from "@/server/errors.ts";
+import { isAppError } from "@/server/errors.ts";
 import { getChatSession } from "@/server/db/chat-sessions.ts";
 
 type Params = Promise<{ sessionId: string }>;
@@ -14,7 +14,7 @@ async function loadSession(sessionId: string) {
   try {
     return await getChatSession(await getDb(), user.id, sessionId);
   } catch (error) {
-    if (error instanceof AppError && error.type === "not_found") notFound();
+    if (isAppError(error) && error.type === "not_found") notFound();
     throw error;
   }
 }
