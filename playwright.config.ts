@@ -104,6 +104,9 @@ const externalAppEnv = {
   AUTH_OIDC_NAME: E2E_PROVIDER_NAME,
 };
 
+// e2e/external/instance-liveness.spec.ts starts more instances of the external app with this env.
+process.env.PATCHBAY_E2E_EXTERNAL_APP_ENV = JSON.stringify(externalAppEnv);
+
 export default defineConfig({
   testDir: "./e2e",
   outputDir: "./test-results",
