@@ -86,7 +86,7 @@ const chromium = {
 };
 
 /** Specs that need private connector URLs; they run against the "external-lan" instance. */
-const lanSpecs = /external\/connector-oauth\.spec\.ts/;
+const lanSpecs = /external\/(connector-oauth|connector-long-names)\.spec\.ts/;
 
 /** The external app: the harness issuer, the fake provider, a fresh real Postgres database. */
 const externalAppEnv = {
