@@ -2,7 +2,7 @@
 // must end the server and every stdio MCP child, with nothing new spawned after the signal. The app
 // gets the admin's server-everything over stdio through a wrapper that logs each start (pid and
 // time), and a chat switches it on so a child is running when the signal comes.
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 
@@ -88,6 +88,7 @@ for (const signal of ["SIGTERM", "SIGHUP"] as const) {
     } finally {
       app.stop();
       await test.info().attach("npm start output", { body: app.output(), contentType: "text/plain" });
+      rmSync(dir, { recursive: true, force: true, maxRetries: 5 });
     }
   });
 }
