@@ -1,7 +1,7 @@
 // Next.js calls register() once when a server process starts. Patchbay uses it to open the
 // database (applying migrations) and start the session manager, so turns left streaming by a
 // previous process are swept to `interrupted` at boot rather than on the first request, and to
-// install the graceful shutdown: on SIGTERM / SIGINT the session manager stops and the MCP pool
+// install the graceful shutdown: on SIGTERM / SIGINT / SIGHUP the session manager stops and the MCP pool
 // closes, so no stdio MCP server outlives the app (server/mcp/shutdown.ts).
 // A configuration error (server/env.ts) stops the process here with its message and exit code 1,
 // instead of a server that answers every request with a 500.

@@ -86,7 +86,7 @@ const chromium = {
 };
 
 /** Specs that need private connector URLs; they run against the "external-lan" instance. */
-const lanSpecs = /external\/connector-oauth\.spec\.ts/;
+const lanSpecs = /external\/(connector-oauth|connector-long-names)\.spec\.ts/;
 
 /** The external app: the harness issuer, the fake provider, a fresh real Postgres database. */
 const externalAppEnv = {
@@ -103,6 +103,9 @@ const externalAppEnv = {
   AUTH_OIDC_SECRET: E2E_CLIENT.clientSecret,
   AUTH_OIDC_NAME: E2E_PROVIDER_NAME,
 };
+
+// e2e/external/instance-liveness.spec.ts starts more instances of the external app with this env.
+process.env.PATCHBAY_E2E_EXTERNAL_APP_ENV = JSON.stringify(externalAppEnv);
 
 export default defineConfig({
   testDir: "./e2e",

@@ -20,6 +20,8 @@ export function AccountsSettings() {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const accounts = useQuery(trpc.accounts.list.queryOptions());
+  const sources = useQuery(trpc.chat.providers.queryOptions());
+  const hasServerProviders = sources.data?.some((source) => source.kind === "server" && source.models.length > 0);
   const [mode, setMode] = useState<Mode>("idle");
   const [error, setError] = useState<string | null>(null);
   const refresh = () =>
@@ -55,8 +57,12 @@ export function AccountsSettings() {
         {accounts.data?.map((account) => (
           <AccountRow key={account.id} account={account} onChanged={refresh} onError={onError} />
         ))}
-        {accounts.data?.length === 0 && (
-          <li className="p-3 text-sm text-zinc-500">No accounts yet: chats use the server&apos;s own providers.</li>
+        {accounts.data?.length === 0 && sources.data && (
+          <li className="p-3 text-sm text-zinc-500" data-testid="no-accounts">
+            {hasServerProviders
+              ? "No accounts yet: chats use the server's own providers."
+              : "No accounts yet, and this server has no model provider of its own: add an API key or an OpenAI-compatible endpoint below, or connect a subscription, to start chatting."}
+          </li>
         )}
       </ul>
       {mode === "api-key" && (

@@ -3,7 +3,9 @@
 // it; the last message editable), the composer with Stop, Regenerate for the last answer (Try again
 // on it when it failed), and the model and persona pickers. The Tools panel sits beside it on wide
 // screens; narrow screens open it and the chat list in sheets. The title follows renames made in the
-// chat list (they update the cached history, see use-session-actions.ts).
+// chat list (they update the cached history, see use-session-actions.ts). While the live event
+// stream is lost (the server that served it went away) it says "Reconnecting…"; the stream resumes
+// from its last event on whichever instance answers next.
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 
@@ -19,9 +21,14 @@ import { ModelPicker, type ModelChoice } from "./model-picker.tsx";
 import { PersonaPicker } from "./persona-picker.tsx";
 import { useChat } from "./use-chat.ts";
 
+/** The live stream dropped and is being re-opened (the first connect is not "lost"). */
+function isStreamLost(subscription: { status: string; error: unknown }): boolean {
+  return subscription.status === "error" || (subscription.status === "connecting" && subscription.error !== null);
+}
+
 export function ChatView({ sessionId }: { sessionId: string }) {
   const trpc = useTRPC();
-  const { state, history, isStreamBroken } = useChat(sessionId);
+  const { state, history, subscription } = useChat(sessionId);
   const providers = useQuery(trpc.chat.providers.queryOptions());
   const [picked, setPicked] = useState<ModelChoice | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -110,12 +117,13 @@ export function ChatView({ sessionId }: { sessionId: string }) {
           onEdit={streaming || send.isPending ? undefined : onEdit}
           onRetry={streaming || restart.isPending ? undefined : regenerate}
         />
-        {isStreamBroken && (
+        {isStreamLost(subscription) && (
           <p
             role="status"
             className="rounded-md bg-amber-50 p-3 text-sm text-amber-900 dark:bg-amber-950 dark:text-amber-100"
+            data-testid="stream-reconnecting"
           >
-            Lost the live connection to the server; reconnecting by itself…
+            Reconnecting… Lost the live connection to the server; the chat catches up as soon as it is back.
           </p>
         )}
         {error && (

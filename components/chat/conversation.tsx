@@ -2,8 +2,11 @@
 // The conversation: each user message followed by the turns that answered it. A message replaced
 // by an edit is shown collapsed with its answers, above the edited one, the way a restarted turn
 // sits collapsed above its replacement ("Restarted with revision N"). Only the last message may be
-// edited, never mid-answer; only the last turn offers Try again when it failed.
-import type { ChatState } from "./chat-state.ts";
+// edited, never mid-answer; only the last turn offers Try again when it failed. A page opened (or
+// reloaded) while an answer streams lands scrolled to that live answer, at the end.
+import { useEffect, useRef } from "react";
+
+import { findStreamingTurn, type ChatState } from "./chat-state.ts";
 import { supersededLabel } from "./superseded-label.ts";
 import { TurnView } from "./turn-view.tsx";
 import { UserMessage } from "./user-message.tsx";
@@ -20,7 +23,20 @@ function textOf(message: ChatState["messages"][number]): string {
   return message.parts.map((part) => (part.type === "text" ? part.text : "")).join("");
 }
 
+/** On the first render only: scrolls `end` into view when an answer is streaming then. */
+function useLandOnLiveAnswer(isStreaming: boolean) {
+  const end = useRef<HTMLDivElement>(null);
+  const hasLanded = useRef(false);
+  useEffect(() => {
+    if (hasLanded.current) return;
+    hasLanded.current = true;
+    if (isStreaming) end.current?.scrollIntoView({ block: "end" });
+  }, [isStreaming]);
+  return end;
+}
+
 export function Conversation({ state, onEdit, onRetry }: Props) {
+  const end = useLandOnLiveAnswer(!!findStreamingTurn(state));
   const userMessages = state.messages.filter((message) => message.role === "user");
   const lastId = userMessages.filter((message) => !message.replacedBy).at(-1)?.id;
   const lastTurnId = state.turns.at(-1)?.id;
@@ -66,6 +82,7 @@ export function Conversation({ state, onEdit, onRetry }: Props) {
           </div>
         ),
       )}
+      <div ref={end} aria-hidden="true" />
     </section>
   );
 }

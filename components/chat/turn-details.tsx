@@ -136,6 +136,7 @@ export function TurnDetails({ turn, toolTimings = [] }: { turn: TurnDto; toolTim
         </SheetTrigger>
         <SheetContent
           side="right"
+          width="wide"
           title="Turn details"
           description={`${summary}${revisions.length > 0 ? ` · tools revision ${revisions.join(" → ")}` : ""}`}
           className="text-sm"

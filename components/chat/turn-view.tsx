@@ -29,9 +29,10 @@ type Props = {
   onRetry?: () => void;
 };
 
+/** One sentence per ended status; the server's own message is added only when it says more. */
 const statusLabels: Record<string, string> = {
   cancelled: "Stopped.",
-  interrupted: "Interrupted: the server stopped while writing this answer.",
+  interrupted: "Interrupted: the server stopped while writing this answer; the partial answer is kept.",
 };
 
 function Parts({
@@ -178,8 +179,10 @@ export function TurnView({
       )}
       {turn.status === "failed" && <FailureNotice turn={turn} onRetry={onRetry} />}
       {statusLabels[turn.status] && (
-        <p className="text-sm text-zinc-500">
-          {statusLabels[turn.status]} {turn.error?.message ?? ""}
+        <p className="text-sm text-zinc-500" data-testid="turn-status-note">
+          {[statusLabels[turn.status], turn.error?.code === turn.status ? null : turn.error?.message]
+            .filter(Boolean)
+            .join(" ")}
         </p>
       )}
       {turn.status === "completed" && turn.error && (

@@ -190,7 +190,7 @@ function CheckResult({ check }: { check: Check }) {
       </p>
     );
   return (
-    <p className="text-sm text-green-800 dark:text-green-300" data-testid="connector-check">
+    <p className="text-sm text-green-800 [overflow-wrap:anywhere] dark:text-green-300" data-testid="connector-check">
       Connected — {check.tools.length} tools: {check.tools.map((tool) => tool.name).join(", ")}
     </p>
   );

@@ -26,7 +26,7 @@ export function ConnectorToolRow({ connectorName, tool, isBusy, onEnabledChange,
     <li className="flex items-center gap-2">
       <label className="flex min-w-0 flex-1 items-center justify-between gap-2" title={tool.description}>
         <span
-          className={`min-w-0 break-words font-mono text-xs ${tool.policy === "deny" ? "text-zinc-400 line-through" : ""}`}
+          className={`min-w-0 font-mono text-xs [overflow-wrap:anywhere] ${tool.policy === "deny" ? "text-zinc-400 line-through" : ""}`}
         >
           {tool.name}
         </span>

@@ -1,7 +1,9 @@
 "use client";
-// The signed-in user's chat sessions: create, search by title, rename inline, delete with
-// confirmation. Errors from the server are shown as the messages the API chose for users.
+// The signed-in user's chat sessions: create (and open the new chat, as the sidebar's New chat does),
+// search by title, rename inline, delete with confirmation. Errors from the server are shown as the
+// messages the API chose for users.
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useRouter } from "next/navigation";
 import { useState } from "react";
 
 import { useTRPC } from "@/components/providers/trpc-provider.tsx";
@@ -16,7 +18,15 @@ export function SessionList() {
   const queryClient = useQueryClient();
   const sessions = useQuery(trpc.session.list.queryOptions());
   const invalidate = () => queryClient.invalidateQueries({ queryKey: trpc.session.list.queryKey() });
-  const create = useMutation(trpc.session.create.mutationOptions({ onSuccess: invalidate }));
+  const router = useRouter();
+  const create = useMutation(
+    trpc.session.create.mutationOptions({
+      onSuccess: (session) => {
+        void invalidate();
+        router.push(`/s/${session.id}`);
+      },
+    }),
+  );
   const [error, setError] = useState<string | null>(null);
   const [query, setQuery] = useState("");
   const shown = filterSessionsByTitle(sessions.data ?? [], query);

@@ -19,13 +19,25 @@ const sides: Record<Side, string> = {
   right: "inset-y-0 right-0 border-l motion-safe:data-[state=open]:animate-[sheet-in-right_150ms_ease-out]",
 };
 
+/** `wide` fits a table of five columns (turn details); `narrow` a list or a form. */
+const widths = { narrow: "w-[min(24rem,90vw)]", wide: "w-[min(34rem,100vw)]" } as const;
+
 type Props = Omit<ComponentProps<typeof DialogPrimitive.Content>, "title"> & {
   side?: Side;
+  width?: keyof typeof widths;
   title: ReactNode;
   description?: ReactNode;
 };
 
-export function SheetContent({ side = "right", title, description, className, children, ...props }: Props) {
+export function SheetContent({
+  side = "right",
+  width = "narrow",
+  title,
+  description,
+  className,
+  children,
+  ...props
+}: Props) {
   return (
     <DialogPrimitive.Portal>
       <DialogPrimitive.Overlay className="fixed inset-0 z-40 bg-black/40" />
@@ -33,8 +45,9 @@ export function SheetContent({ side = "right", title, description, className, ch
         {...(description ? {} : { "aria-describedby": undefined })}
         {...props}
         className={cn(
-          "fixed z-50 flex w-[min(24rem,90vw)] flex-col gap-3 overflow-y-auto border-zinc-200 bg-white p-4 text-zinc-900 shadow-xl focus:outline-none dark:border-zinc-800 dark:bg-zinc-950 dark:text-zinc-100",
+          "fixed z-50 flex flex-col gap-3 overflow-y-auto border-zinc-200 bg-white p-4 text-zinc-900 shadow-xl focus:outline-none dark:border-zinc-800 dark:bg-zinc-950 dark:text-zinc-100",
           sides[side],
+          widths[width],
           className,
         )}
       >

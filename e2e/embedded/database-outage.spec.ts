@@ -162,7 +162,7 @@ test("a 10 s database outage mid-answer: 503s meanwhile, the page recovers by it
   expect(pageDuringOutage.status()).not.toBe(307); // no redirect to sign-in
   expect(pageDuringOutage.headers().location ?? "").not.toContain("/sign-in");
   // Whether the page noticed the broken live stream (it says so, and re-opens the stream by itself).
-  const notice = page.getByText("Lost the live connection to the server; reconnecting by itself…");
+  const notice = page.getByTestId("stream-reconnecting");
   const noticed = await notice
     .waitFor({ state: "visible", timeout: Math.max(1, cutAt + OUTAGE_MS - Date.now()) })
     .then(() => true)

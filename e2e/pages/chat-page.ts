@@ -18,14 +18,14 @@ export class ChatPage {
     this.pendingNotice = page.getByRole("status").filter({ hasText: "Pending: applies on the next request" });
   }
 
-  /** Creates a chat from the home page and opens it. */
+  /** Creates a chat with the home page's New chat, which opens it. */
   async openNewChat(): Promise<void> {
     await this.page.goto("/");
     const created = this.page.waitForResponse((r) => r.url().includes("/api/trpc/session.create") && r.ok());
     await this.page.getByRole("button", { name: "New chat", exact: true }).click();
     const body = (await (await created).json()) as { result: { data: { json: { id: string } } } }[];
     const id = body[0]!.result.data.json.id;
-    await this.page.goto(`/s/${id}`);
+    await expect(this.page).toHaveURL(new RegExp(`/s/${id}$`));
     await expect(this.composer).toBeVisible();
   }
 

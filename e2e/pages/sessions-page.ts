@@ -22,13 +22,19 @@ export class SessionsPage {
     return this.list.getByRole("listitem").filter({ has: this.page.locator(`a[href="/s/${id}"]`) });
   }
 
-  /** Creates a chat from the list and returns its id once its row is shown. */
+  /**
+   * Creates a chat from the home page's New chat, which opens it; then comes back to the list and
+   * returns the new chat's id once its row is shown.
+   */
   async create(): Promise<string> {
     await this.waitForLoaded();
     const created = this.page.waitForResponse((r) => r.url().includes("/api/trpc/session.create") && r.ok());
     await this.page.getByRole("button", { name: "New chat", exact: true }).click();
     const body = (await (await created).json()) as { result: { data: { json: { id: string } } } }[];
     const id = body[0]!.result.data.json.id;
+    await expect(this.page).toHaveURL(new RegExp(`/s/${id}$`));
+    await expect(this.page.getByLabel("Message", { exact: true })).toBeVisible();
+    await this.page.goto("/");
     await expect(this.row(id)).toBeVisible();
     return id;
   }

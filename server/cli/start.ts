@@ -1,14 +1,28 @@
 // `npm start`: builds the app if the build is missing or older than the sources, then serves it on
 // HOST:PORT (default 127.0.0.1:3000). With no DATABASE_URL and no sign-in provider configured this
 // is Patchbay on embedded defaults: the embedded Postgres in PATCHBAY_DATA_DIR and the local account.
-import { spawn } from "node:child_process";
+// Process contract (npm runs this with `exec node`, so npm's child is this process):
+// - SIGTERM, SIGINT and SIGHUP go to the build or server child, and this process exits with it (the
+//   server's own code: 143, 130, 129 after its graceful shutdown). npm forwards only SIGTERM and
+//   SIGINT and dies of SIGHUP, so when npm goes away this process stops the server as on SIGHUP.
+// - A child that has not exited 30 s after the first signal is killed; nothing is left running.
+// - One address is printed: Patchbay's own line; Next.js's "Local:" / "Network:" lines are dropped.
+import { type ChildProcess, spawn } from "node:child_process";
 import { readdir, stat } from "node:fs/promises";
 import path from "node:path";
+import { constants } from "node:os";
+import { createInterface } from "node:readline";
 
 import { env } from "../env.ts";
 
 const root = path.resolve(import.meta.dirname, "../..");
 const sourceRoots = ["app", "components", "server", "prisma", "package.json", "next.config.mjs", "postcss.config.mjs"];
+const FORWARDED_SIGNALS = ["SIGTERM", "SIGINT", "SIGHUP"] as const;
+type ForwardedSignal = (typeof FORWARDED_SIGNALS)[number];
+const KILL_AFTER_MS = 30_000;
+const PARENT_CHECK_MS = 250;
+/** Next.js's own address lines: Patchbay prints the one address to open. */
+const NEXT_ADDRESS_LINE = /^\s*-\s*(Local|Network):/;
 
 async function newestMtime(target: string): Promise<number> {
   const info = await stat(target).catch(() => undefined);
@@ -27,19 +41,47 @@ async function isBuildCurrent(): Promise<boolean> {
   return build.mtimeMs >= Math.max(...sources);
 }
 
-function run(args: string[]): Promise<number> {
+let child: ChildProcess | null = null;
+let stopSignal: ForwardedSignal | null = null;
+
+function exitCodeOf(code: number | null, signal: NodeJS.Signals | null): number {
+  if (code !== null) return code;
+  return signal ? 128 + (constants.signals[signal] ?? 0) : 1;
+}
+
+/** Passes a signal on to the running child (the first one also arms the kill deadline). */
+function stop(signal: ForwardedSignal): void {
+  const isFirst = stopSignal === null;
+  stopSignal ??= signal;
+  if (!child) process.exit(exitCodeOf(null, signal));
+  child.kill(signal);
+  if (isFirst) setTimeout(() => child?.kill("SIGKILL"), KILL_AFTER_MS).unref();
+}
+
+for (const signal of FORWARDED_SIGNALS) process.on(signal, () => stop(signal));
+// npm dies of SIGHUP without passing it on, and a killed npm leaves this process to init.
+const parentPid = process.ppid;
+setInterval(() => process.ppid !== parentPid && stop("SIGHUP"), PARENT_CHECK_MS).unref();
+
+function runNext(args: string[]): Promise<number> {
   const nextBin = path.join(root, "node_modules", "next", "dist", "bin", "next");
-  const child = spawn(process.execPath, [nextBin, ...args], { cwd: root, stdio: "inherit" });
-  const forward = (signal: NodeJS.Signals) => child.kill(signal);
-  process.once("SIGINT", forward);
-  process.once("SIGTERM", forward);
-  return new Promise((resolve) => child.on("exit", (code, signal) => resolve(code ?? (signal ? 1 : 0))));
+  const started = spawn(process.execPath, [nextBin, ...args], { cwd: root, stdio: ["inherit", "pipe", "inherit"] });
+  child = started;
+  createInterface({ input: started.stdout }).on("line", (line) => {
+    if (!NEXT_ADDRESS_LINE.test(line)) process.stdout.write(`${line}\n`);
+  });
+  return new Promise((resolve) =>
+    started.on("exit", (code, signal) => {
+      child = null;
+      resolve(exitCodeOf(code, signal));
+    }),
+  );
 }
 
 if (!(await isBuildCurrent())) {
   console.log("Building Patchbay (first start, or the sources changed)…");
-  const code = await run(["build"]);
-  if (code !== 0) process.exit(code);
+  const code = await runNext(["build"]);
+  if (code !== 0 || stopSignal) process.exit(stopSignal ? exitCodeOf(null, stopSignal) : code);
 }
 console.log(`Patchbay on http://${env.HOST === "127.0.0.1" ? "localhost" : env.HOST}:${env.PORT}`);
-process.exit(await run(["start", "--hostname", env.HOST, "--port", String(env.PORT)]));
+process.exit(await runNext(["start", "--hostname", env.HOST, "--port", String(env.PORT)]));

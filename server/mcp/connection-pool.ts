@@ -6,6 +6,9 @@
 // - A dropped connection turns `unhealthy` and is re-opened in the background with exponential backoff
 //   (0.5 s doubling to 30 s; the ladder resets once a connection stayed up for 10 s). A caller that
 //   needs the connection meanwhile does not wait for the backoff: it tries to connect at once.
+// - Once shutdown has begun (`beginShutdown`, or `closeAll`) nothing connects, reconnects or spawns
+//   again: a stdio child that dies with the app's own signal (Ctrl+C reaches the whole process
+//   group) is not restarted, and a request for a connection fails with a ToolError.
 // - Every failure a caller sees is a ToolError (cancelled, timeout, failed) written for the model.
 //   `lastError` says what went wrong in words fit for any user; a stdio child's stderr never reaches
 //   it (it may echo secrets): it stays in `recentStderr` and goes, redacted, to the operator's log.
@@ -22,6 +25,7 @@ import { type ConnectorConfig } from "./transports.ts";
 
 export class ConnectionPool {
   private readonly connections = new Map<string, McpConnection>();
+  private isShuttingDown = false;
 
   constructor(private readonly options: ConnectionPoolOptions = {}) {}
 
@@ -57,8 +61,15 @@ export class ConnectionPool {
     await this.connections.get(key)?.close();
   }
 
+  /** From now on no connection opens or re-opens (synchronous: call it as the signal arrives). */
+  beginShutdown(): void {
+    this.isShuttingDown = true;
+    for (const connection of this.connections.values()) connection.stopReconnecting();
+  }
+
   /** Closes every connection; a stdio child gets its stdin closed, then SIGTERM, then SIGKILL. */
   async closeAll(): Promise<void> {
+    this.beginShutdown();
     await Promise.all([...this.connections.values()].map((connection) => connection.close()));
   }
 
@@ -78,6 +89,7 @@ export class ConnectionPool {
     if (existing && existing.configId === configId && existing.health !== "closed") return existing;
     if (existing) void existing.close({ silent: true });
     const created = new McpConnection(key, config, configId, this.options);
+    if (this.isShuttingDown) created.stopReconnecting();
     this.connections.set(key, created);
     return created;
   }

@@ -49,6 +49,8 @@ export class McpConnection {
   private readonly backoff = new ReconnectBackoff();
   private dropReason: string | null = null;
   private silent = false;
+  /** Shutdown has begun: never connect or reconnect again (see ConnectionPool.beginShutdown). */
+  private isStopping = false;
   /** The connected stdio child, until it is known to be gone (dropped, or close() finished). */
   private childPid: number | null = null;
   private retryTimer: NodeJS.Timeout | undefined;
@@ -127,9 +129,16 @@ export class McpConnection {
     this.refreshTimer.unref();
   }
 
+  /** Cancels a pending reconnect and refuses every later connect; a live client stays until close(). */
+  stopReconnecting(): void {
+    this.isStopping = true;
+    clearTimeout(this.retryTimer);
+    this.retryTimer = undefined;
+  }
+
   private connect(): Promise<Client> {
     if (this.client) return Promise.resolve(this.client);
-    if (this.health === "closed") return Promise.reject(this.closedError());
+    if (this.health === "closed" || this.isStopping) return Promise.reject(this.closedError());
     this.connecting ??= this.open().finally(() => (this.connecting = null));
     return this.connecting;
   }
@@ -204,7 +213,7 @@ export class McpConnection {
     logConnectorFailure(name, message, this.stderr.lines(), this.config);
     const delay = this.backoff.nextDelay();
     this.setHealth("unhealthy");
-    if (this.retryTimer) return;
+    if (this.retryTimer || this.isStopping) return;
     this.retryTimer = setTimeout(() => {
       this.retryTimer = undefined;
       // A failed attempt records its error and schedules the next one itself.
@@ -285,6 +294,9 @@ export class McpConnection {
   }
 
   private closedError(): ToolError {
+    if (this.isStopping && this.health !== "closed") {
+      return new ToolError("failed", `The ${this.key} connector is unavailable: Patchbay is shutting down.`);
+    }
     return new ToolError("failed", `The ${this.key} connector was closed.`);
   }
 }

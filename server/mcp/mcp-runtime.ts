@@ -94,14 +94,16 @@ export function oauthBaseUrl(requestOrigin?: string | null): string {
 }
 
 /**
- * Installs the graceful shutdown once per process: on SIGTERM / SIGINT, `stopTurns` (the session
- * manager's stop), then the MCP pool closes (ending every stdio child) and the HTTP agents close.
+ * Installs the graceful shutdown once per process: on SIGTERM / SIGINT / SIGHUP the pool stops
+ * reconnecting at once, then `stopTurns` (the session manager's stop) runs, then the MCP pool closes
+ * (ending every stdio child) and the HTTP agents close.
  */
 export function installShutdown(runtime: Pick<McpRuntime, "pool" | "remote">, stopTurns: () => Promise<void>): void {
   if (globalForMcp.patchbayShutdown) return;
   globalForMcp.patchbayShutdown = true;
   const { pool, remote } = runtime;
   installGracefulShutdown({
+    begin: () => pool.beginShutdown(),
     steps: [
       { name: "session manager", run: stopTurns },
       { name: "MCP connections", run: () => pool.closeAll() },

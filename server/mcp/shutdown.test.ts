@@ -5,6 +5,8 @@
 // its HTTP server is closed). Without the shutdown both would run on, orphaned, for a minute.
 import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
 
 import { describe, expect, it, onTestFinished, vi } from "vitest";
@@ -53,5 +55,21 @@ describe("graceful shutdown", { timeout: 30_000 }, () => {
     await once(child, "exit");
 
     await vi.waitFor(() => expect(pids.filter(isAlive)).toEqual([]), { timeout: 5_000, interval: 100 });
+  });
+
+  it("starts no stdio server again when the children die of the same signal (Ctrl+C reaches them all)", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "patchbay-shutdown-"));
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+    const spawnLog = path.join(dir, "spawned");
+    const { child, pids } = await startHarness([`--spawn-log=${spawnLog}`]);
+    const spawned = () => readFileSync(spawnLog, "utf8").trim().split("\n").map(Number);
+    expect(spawned().sort()).toEqual([...pids].sort());
+
+    for (const pid of [child.pid!, ...pids]) process.kill(pid, "SIGINT"); // what a terminal's Ctrl+C does
+    const [code] = (await once(child, "exit")) as [number | null];
+
+    expect(code).toBe(130);
+    expect(spawned().sort()).toEqual([...pids].sort()); // nobody started after the signal
+    expect(pids.filter(isAlive)).toEqual([]);
   });
 });

@@ -1,12 +1,16 @@
-// Clean shutdown of an app process. On the first SIGTERM or SIGINT the steps run in order (the app
-// passes: stop the session manager, then close the MCP pool, which ends every stdio child: stdin
-// closed, then SIGTERM, then SIGKILL), each within a deadline so a stuck step cannot hold the
-// process, and the process exits with 128 + the signal number. Another handler may end the process
+// Clean shutdown of an app process. On the first SIGTERM, SIGINT or SIGHUP `begin` runs at once,
+// synchronously (the app stops the MCP pool from reconnecting or spawning: a stdio child may die of
+// the same signal), then the steps run in order (the app passes: stop the session manager, then
+// close the MCP pool, which ends every stdio child: stdin closed, then SIGTERM, then SIGKILL), each
+// within a deadline so a stuck step cannot hold the process, and the process exits with 128 + the
+// signal number. Another handler may end the process
 // first (Next.js exits as soon as its HTTP server has closed), so an `exit` hook also signals every
 // stdio child still running, synchronously: no MCP child outlives the app. A second signal exits at once.
 export type ShutdownStep = { name: string; run: () => Promise<void> };
 
 export type ShutdownOptions = {
+  /** Runs synchronously as the first signal arrives, before any step. */
+  begin?: () => void;
   steps: ShutdownStep[];
   /** Signals every stdio child still running, synchronously (ConnectionPool.killChildrenNow). */
   killChildrenNow: () => void;
@@ -15,12 +19,12 @@ export type ShutdownOptions = {
   exit?: (code: number) => void;
 };
 
-const EXIT_CODES = { SIGINT: 130, SIGTERM: 143 } as const;
+const EXIT_CODES = { SIGHUP: 129, SIGINT: 130, SIGTERM: 143 } as const;
 type HandledSignal = keyof typeof EXIT_CODES;
 
 /** Installs the handlers; returns a function that removes them again. */
 export function installGracefulShutdown(options: ShutdownOptions): () => void {
-  const { steps, killChildrenNow, stepTimeoutMs = 5_000, exit = (code: number) => process.exit(code) } = options;
+  const { begin, steps, killChildrenNow, stepTimeoutMs = 5_000, exit = (code: number) => process.exit(code) } = options;
   let isShuttingDown = false;
   const onSignal = (signal: HandledSignal) => {
     if (isShuttingDown) {
@@ -30,6 +34,11 @@ export function installGracefulShutdown(options: ShutdownOptions): () => void {
     }
     isShuttingDown = true;
     console.log(`[patchbay] ${signal}: shutting down`);
+    try {
+      begin?.();
+    } catch (error) {
+      console.error("[patchbay] shutdown: begin failed", error);
+    }
     void runSteps(steps, stepTimeoutMs).then(() => exit(EXIT_CODES[signal]));
   };
   const onExit = () => killChildrenNow();

@@ -1,15 +1,20 @@
 // This process's session manager and MCP runtime, wired from env: the database, the registry (with
 // the built-in tools), the model providers configured by API key / base URL and users' own provider
 // accounts. Each is created once per process on first use (kept on globalThis across Next.js dev
-// reloads); starting the manager also starts LISTEN and the lease sweeper. The MCP runtime is
+// reloads); starting the manager also starts LISTEN, takes this instance's lock (instance-lock.ts:
+// other instances see within a second when this process dies) and starts the sweepers of dead
+// instances' turns. The MCP runtime is
 // created here, above mcp/, so the registry reports every revision it commits to the session event
 // log (`tools.changed`) from the start.
+import { randomUUID } from "node:crypto";
+
 import { getDatabaseUrl, getDb } from "../db/client.ts";
 import { env } from "../env.ts";
 import { createMcpRuntime, installShutdown as installMcpShutdown, type McpRuntime } from "../mcp/mcp-runtime.ts";
 import { listConfiguredProviders } from "../providers/model-factory.ts";
 import { createModelResolver } from "../providers/model-resolver.ts";
 import { subscriptionConnection } from "../providers/subscriptions/connection.ts";
+import { holdInstanceLock, type InstanceLock } from "./instance-lock.ts";
 import { SessionManager, type ModelChoice } from "./manager.ts";
 import { startListening } from "../db/notifier.ts";
 import { recordToolsChanged } from "./tools-changed.ts";
@@ -28,12 +33,26 @@ export function defaultModelChoice(): ModelChoice | null {
   return first ? { provider: first.id, model: first.models[0]! } : null;
 }
 
+/** This instance's lock; without one (the database refused it) only leases tell a dead instance. */
+async function takeInstanceLock(url: string): Promise<InstanceLock | undefined> {
+  try {
+    return await holdInstanceLock(url, randomUUID());
+  } catch (error) {
+    console.warn(
+      `[patchbay] instance lock unavailable (${(error as Error).message}); dead instances are found by lease`,
+    );
+    return undefined;
+  }
+}
+
 async function createManager(): Promise<SessionManager> {
   const db = await getDb();
-  await startListening(await getDatabaseUrl());
-  const { registry } = await getMcpRuntime();
+  const url = await getDatabaseUrl();
+  await startListening(url);
+  const [{ registry }, instanceLock] = await Promise.all([getMcpRuntime(), takeInstanceLock(url)]);
   const manager = new SessionManager({
     db,
+    instanceLock,
     tools: registry,
     resolveModel: createModelResolver({ db, env, subscriptionConnection }),
     defaultModel: defaultModelChoice,

@@ -1,6 +1,6 @@
 // Waiting out a short database outage on the turn's write path. A write that fails because the
 // database cannot be reached (database-unavailable.ts) is tried again with backoff for up to
-// `budgetMs` (the same budget as the streamed deltas, event-store.ts); any other failure, or one
+// `budgetMs` (the same budget as the streamed deltas, event-log.ts); any other failure, or one
 // past the budget, is thrown. Only for writes that are safe to repeat: finishing a turn is (it
 // changes only a turn still streaming); a request's bookkeeping is, except in the rare case where a
 // statement committed and the connection broke before its answer, when its events would repeat.

@@ -1,7 +1,10 @@
-// Two app processes on one database: a turn running in another process is cancelled from this one
-// (the other process aborts its upstream stream), and a process killed mid-stream leaves a turn
-// that the surviving instance marks `interrupted`, with the user message and partial answer kept.
+// Two app processes on one database, each holding its instance lock as the app's do: a turn running
+// in another process is cancelled from this one (the other process aborts its upstream stream), and
+// a process killed mid-stream leaves a turn that the surviving instance marks `interrupted` within
+// seconds (its lease is a minute long: the lock, not the lease, tells), with the user message and
+// partial answer kept; a send in that chat right after the kill goes through.
 import { spawn, type ChildProcess } from "node:child_process";
+import { once } from "node:events";
 import { createInterface } from "node:readline";
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -21,7 +24,7 @@ let engine: TestEngine;
 const children: ChildProcess[] = [];
 
 beforeAll(async () => {
-  engine = await createTestEngine();
+  engine = await createTestEngine({}, {}, { withInstanceLock: true });
 });
 
 afterAll(async () => {
@@ -41,6 +44,8 @@ async function startTurnInOtherProcess(
     text,
     provider: "anthropic",
     model: TEST_MODELS.anthropic,
+    withInstanceLock: true,
+    leaseMs: 60_000,
   };
   const child = spawn(
     process.execPath,
@@ -97,14 +102,59 @@ describe("several app instances", () => {
     });
     const { child, turnId, sessionId } = await startTurnInOtherProcess("Until the crash");
     await waitForPartialAnswer(sessionId);
+    const killedAt = Date.now();
     child.kill("SIGKILL");
 
     const turn = await waitForTurnEnd(engine.db, turnId, 20_000);
+    const detectedMs = Date.now() - killedAt;
+    console.log(`[liveness] killed instance's turn interrupted after ${detectedMs} ms`);
     expect(turn.status).toBe("interrupted");
+    expect(detectedMs).toBeLessThan(3_000);
     const messages = await sessionMessages(engine.db, sessionId);
     expect(messageText(messages[0]!)).toBe("Until the crash");
     expect(messageText(messages[1]!)).toContain("crash crash");
     const session = await engine.db.chatSession.findUniqueOrThrow({ where: { id: sessionId } });
     expect(session.activeTurnId).toBeNull();
+  });
+
+  it("lets a send go on at once in a chat whose instance was just killed mid-answer", async () => {
+    engine.fake.clear();
+    engine.fake.script("anthropic", {
+      steps: [{ type: "text", text: "lost ".repeat(500), chunkSize: 5 }],
+      delayMs: 20,
+    });
+    const { child, turnId, sessionId, userId } = await startTurnInOtherProcess("Before the crash");
+    await waitForPartialAnswer(sessionId);
+    child.kill("SIGKILL");
+    await once(child, "exit");
+
+    const sentAt = Date.now();
+    const { turnId: next } = await engine.manager.startTurn(userId, sessionId, "After the crash");
+    console.log(`[liveness] send after the kill accepted in ${Date.now() - sentAt} ms`);
+
+    const dead = await engine.db.turn.findUniqueOrThrow({ where: { id: turnId } });
+    expect(dead.status).toBe("interrupted");
+    expect((await waitForTurnEnd(engine.db, next)).status).toBe("completed");
+    const texts = (await sessionMessages(engine.db, sessionId)).map((m) => messageText(m));
+    expect(texts[0]).toBe("Before the crash");
+    expect(texts[1]).toContain("lost lost");
+    expect(texts[2]).toBe("After the crash");
+  });
+
+  it("leaves a live instance's turn alone: its lock is held, so a send there is refused", async () => {
+    engine.fake.clear();
+    engine.fake.script("anthropic", {
+      steps: [{ type: "text", text: "busy ".repeat(500), chunkSize: 5 }],
+      delayMs: 20,
+    });
+    const { child, turnId, sessionId, userId } = await startTurnInOtherProcess("Still going");
+    await waitForPartialAnswer(sessionId);
+    await new Promise((resolve) => setTimeout(resolve, 1_500)); // more than one liveness check
+
+    await expect(engine.manager.startTurn(userId, sessionId, "Too soon")).rejects.toMatchObject({
+      code: "conflict:turn",
+    });
+    expect((await engine.db.turn.findUniqueOrThrow({ where: { id: turnId } })).status).toBe("streaming");
+    child.kill("SIGKILL");
   });
 });

@@ -2,8 +2,10 @@
 // the instance that started it, under a lease it renews; the turn's row and the session's active
 // slot in Postgres are the shared truth. Cancel/restart write the outcome in the database and
 // notify; the owning instance aborts the stream and any tool call on the notification (or, at the
-// latest, on its next lease renewal). Turns whose lease lapses (their instance died) are marked
-// `interrupted` by whichever instance sweeps next, partial content kept.
+// latest, on its next lease renewal). A turn whose instance died is marked `interrupted` by whichever
+// instance sweeps next, partial content kept: within about a second when instances hold instance
+// locks (instance-lock.ts; checked every `livenessCheckMs`), else once its lease lapses. A send that
+// finds its chat held by such a dead turn sweeps it first and goes on.
 //
 // A second send while a turn runs is refused with `conflict:turn` (it does not queue): the user
 // stops the running turn or waits for it; regenerate (restart) and apply now (applyNow) swap turns
@@ -27,7 +29,9 @@ import {
   type TurnModel,
 } from "./turn-models.ts";
 import { appendEvents, type EventInput } from "./event-log.ts";
-import { findLapsedTurns, renewLeases } from "./lease-store.ts";
+import { findDeadTurnsIn, interruptTurns } from "./dead-turns.ts";
+import type { InstanceLock } from "./instance-lock.ts";
+import { findLapsedTurns, findOrphanedTurns, renewLeases } from "./lease-store.ts";
 import { CHANNELS, notify, onNotification } from "../db/notifier.ts";
 import { supersedeForRestart } from "./restart.ts";
 import { runTurn } from "./turn-runner.ts";
@@ -51,6 +55,13 @@ export type ManagerOptions = {
   /** Most tool calls that run per chat in any minute; the rest get an error result. */
   toolCallsPerMinute: number;
   instanceId?: string;
+  /**
+   * This instance's lock (instance-lock.ts, taken for `instanceId`). With it, turns of instances whose
+   * lock is free are swept every `livenessCheckMs` (default 1 s); without it only lapsed leases are.
+   * All instances on one database must hold one, or none.
+   */
+  instanceLock?: InstanceLock;
+  livenessCheckMs?: number;
   leaseMs?: number;
   /** Batching interval of streamed deltas after the first (default 16 ms). */
   flushIntervalMs?: number;
@@ -68,10 +79,12 @@ export class SessionManager {
   private readonly running = new Map<string, Running>();
   private stopControl: (() => void) | null = null;
   private sweeper: NodeJS.Timeout | null = null;
+  private liveness: NodeJS.Timeout | null = null;
   private isTicking = false;
+  private isCheckingLiveness = false;
 
   constructor(private readonly options: ManagerOptions) {
-    this.instanceId = options.instanceId ?? randomUUID();
+    this.instanceId = options.instanceLock?.instanceId ?? options.instanceId ?? randomUUID();
     this.leaseMs = options.leaseMs ?? 15_000;
   }
 
@@ -83,6 +96,13 @@ export class SessionManager {
     this.sweeper = setInterval(tick, Math.max(500, Math.floor(this.leaseMs / 3)));
     this.sweeper.unref();
     tick();
+    if (this.options.instanceLock) {
+      const check = () =>
+        void this.sweepOrphaned().catch((error: unknown) => console.error("[patchbay] liveness check failed", error));
+      this.liveness = setInterval(check, this.options.livenessCheckMs ?? 1_000);
+      this.liveness.unref();
+      check();
+    }
   }
 
   /** Stops background work and aborts this instance's turns (they are left for the sweep). */
@@ -90,6 +110,7 @@ export class SessionManager {
     this.stopControl?.();
     this.stopControl = null;
     if (this.sweeper) clearInterval(this.sweeper);
+    if (this.liveness) clearInterval(this.liveness);
     for (const run of this.running.values()) run.controller.abort();
     await Promise.all([...this.running.values()].map((run) => run.done));
   }
@@ -115,16 +136,19 @@ export class SessionManager {
       );
     if (choice) await assertUsableAccount(this.options.db, ownerId, model);
     const turnId = randomUUID();
-    const started = await startTurnRows(db, {
-      id: turnId,
-      sessionId,
-      ownerId,
-      ...model,
-      text,
-      title: text.trim().slice(0, TITLE_LENGTH) || DEFAULT_SESSION_TITLE,
-      leaseOwner: this.instanceId,
-      leaseExpiresAt: this.leaseExpiry(),
-    });
+    const claim = () =>
+      startTurnRows(db, {
+        id: turnId,
+        sessionId,
+        ownerId,
+        ...model,
+        text,
+        title: text.trim().slice(0, TITLE_LENGTH) || DEFAULT_SESSION_TITLE,
+        leaseOwner: this.instanceId,
+        leaseExpiresAt: this.leaseExpiry(),
+      });
+    // A chat still held by a turn whose instance died is swept here, so the send goes on.
+    const started = (await claim()) ?? ((await this.sweepDeadTurns(sessionId)) ? await claim() : null);
     if (!started) {
       await getChatSession(db, ownerId, sessionId); // not_found:session when it is not the owner's
       throw new AppError("conflict:turn");
@@ -334,13 +358,27 @@ export class SessionManager {
   }
 
   private async sweepLapsed(): Promise<void> {
-    const { db } = this.options;
-    const lapsed = await findLapsedTurns(db, new Date());
-    for (const turn of lapsed) {
-      if (this.running.has(turn.id)) continue;
-      const message = "The server stopped while this answer was being written; the partial answer is kept.";
-      const ended = await finishTurn(db, turn, { status: "interrupted", error: { code: "interrupted", message } });
-      if (!ended) await releaseSession(db, turn.sessionId, turn.id);
+    await this.interrupt(await findLapsedTurns(this.options.db, new Date()));
+  }
+
+  /** Interrupts the turns of instances whose lock is free (they died); one check at a time. */
+  private async sweepOrphaned(): Promise<void> {
+    if (this.isCheckingLiveness) return;
+    this.isCheckingLiveness = true;
+    try {
+      await this.interrupt(await findOrphanedTurns(this.options.db, { exceptOwner: this.instanceId }));
+    } finally {
+      this.isCheckingLiveness = false;
     }
+  }
+
+  /** Interrupts the chat's turns whose instance died or whose lease lapsed; true if there were any. */
+  private async sweepDeadTurns(sessionId: string): Promise<boolean> {
+    const self = { instanceId: this.instanceId, hasInstanceLock: !!this.options.instanceLock };
+    return (await this.interrupt(await findDeadTurnsIn(this.options.db, sessionId, self))) > 0;
+  }
+
+  private interrupt(turns: { id: string; sessionId: string }[]): Promise<number> {
+    return interruptTurns(this.options.db, turns, (id) => this.running.has(id));
   }
 }

@@ -1,7 +1,9 @@
 import type { Metadata } from "next";
+import { headers } from "next/headers";
 import { redirect } from "next/navigation";
 
 import { Button } from "@/components/ui/button.tsx";
+import { canonicalLoopbackOrigin } from "@/server/auth/loopback-host.ts";
 import { getSessionUser } from "@/server/auth/session.ts";
 import { listSignInProviders } from "@/server/auth/providers.ts";
 import { env } from "@/server/env.ts";
@@ -21,6 +23,10 @@ type SearchParams = Promise<{ callbackUrl?: string; error?: string }>;
 export default async function SignInPage({ searchParams }: { searchParams: SearchParams }) {
   const { callbackUrl, error } = await searchParams;
   if (await getSessionUser()) redirect(callbackUrl?.startsWith("/") ? callbackUrl : "/");
+  // Signing in on another loopback name than AUTH_URL's would lose the sign-in cookies on the way back.
+  const canonical = canonicalLoopbackOrigin(env.AUTH_URL, (await headers()).get("host"));
+  if (canonical)
+    redirect(`${canonical}/sign-in${callbackUrl ? `?callbackUrl=${encodeURIComponent(callbackUrl)}` : ""}`);
   const providers = listSignInProviders(env);
   const errorMessage = error ? (errorMessages[error] ?? "Sign-in failed. Try again.") : undefined;
   return (

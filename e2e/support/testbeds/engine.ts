@@ -1,10 +1,13 @@
 // An engine for integration tests: a fresh real Postgres database, the fake provider server (real
 // HTTP + SSE in each provider's wire format) and a SessionManager wired to both. Also the helpers
 // tests use to wait for a turn and read what it stored.
+import { randomUUID } from "node:crypto";
+
 import { createLanguageModel } from "../../../server/providers/model-factory.ts";
 import type { ModelResolver } from "../../../server/providers/model-resolver.ts";
 import { createBuiltinToolSource } from "../../../server/mcp/builtin-tools.ts";
 import type { ProviderId } from "../../../server/core/canonical.ts";
+import { holdInstanceLock } from "../../../server/session/instance-lock.ts";
 import { SessionManager, type ManagerOptions } from "../../../server/session/manager.ts";
 import { startListening, stopListening } from "../../../server/db/notifier.ts";
 import type { Db } from "../../../server/db/client.ts";
@@ -78,14 +81,21 @@ export type TestEngine = {
   close(): Promise<void>;
 };
 
+/** `withInstanceLock`: the manager holds an instance lock, as the app's does (instance-lock.ts). */
 export async function createTestEngine(
   overrides: Partial<ManagerOptions> = {},
   resolver: FakeResolverOptions = {},
+  { withInstanceLock = false } = {},
 ): Promise<TestEngine> {
   const database = await createTestDatabase();
   const fake = await startFakeProvider({});
   await startListening(database.url);
-  const manager = createManager(database.db, fake, { resolveModel: fakeResolver(fake, resolver), ...overrides });
+  const instanceLock = withInstanceLock ? await holdInstanceLock(database.url, randomUUID()) : undefined;
+  const manager = createManager(database.db, fake, {
+    resolveModel: fakeResolver(fake, resolver),
+    instanceLock,
+    ...overrides,
+  });
   manager.start();
   return {
     database,
@@ -94,6 +104,7 @@ export async function createTestEngine(
     manager,
     close: async () => {
       await manager.stop();
+      await instanceLock?.release();
       await stopListening();
       await fake.close();
       await database.drop();

@@ -1,9 +1,13 @@
 // A second app instance for multi-process tests: `tsx e2e/support/testbeds/turn-process.ts <json>` with
-// { databaseUrl, baseUrls, userId, sessionId, text, provider, model } starts one turn in its own
-// SessionManager (its own instance id, LISTEN connection and lease), prints {"turnId": …} on
-// stdout, and keeps running until it is killed — or SIGKILLed mid-stream to simulate a crash.
+// { databaseUrl, baseUrls, userId, sessionId, text, provider, model, withInstanceLock?, leaseMs? }
+// starts one turn in its own SessionManager (its own instance id, LISTEN connection, lease and, with
+// withInstanceLock, instance lock), prints {"turnId": …} on stdout, and keeps running until it is
+// killed — or SIGKILLed mid-stream to simulate a crash.
+import { randomUUID } from "node:crypto";
+
 import { createDbClient } from "../../../server/db/client.ts";
 import type { ProviderId } from "../../../server/core/canonical.ts";
+import { holdInstanceLock } from "../../../server/session/instance-lock.ts";
 import { startListening } from "../../../server/db/notifier.ts";
 import { createManager, type FakeProviderId } from "./engine.ts";
 
@@ -15,12 +19,19 @@ type Args = {
   text: string;
   provider: ProviderId;
   model: string;
+  withInstanceLock?: boolean;
+  leaseMs?: number;
 };
 
 const args = JSON.parse(process.argv[2] ?? "{}") as Args;
 const db = createDbClient(args.databaseUrl);
 await startListening(args.databaseUrl);
-const manager = createManager(db, { baseUrls: args.baseUrls });
+const instanceLock = args.withInstanceLock ? await holdInstanceLock(args.databaseUrl, randomUUID()) : undefined;
+const manager = createManager(
+  db,
+  { baseUrls: args.baseUrls },
+  { ...(instanceLock && { instanceLock }), ...(args.leaseMs && { leaseMs: args.leaseMs }) },
+);
 manager.start();
 const { turnId } = await manager.startTurn(args.userId, args.sessionId, args.text, {
   provider: args.provider,
