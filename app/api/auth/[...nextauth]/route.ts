@@ -1,14 +1,16 @@
 // Auth.js endpoints: sign-in redirects, OAuth callbacks, sign-out, session. Each request runs in a
-// scope that lets two simultaneous first sign-ins of the same account end in one user.
+// scope that lets two simultaneous first sign-ins of the same account end in one user; the session
+// endpoint answers with the public shape only (no session token, no ids).
 import type { NextRequest } from "next/server";
 
 import { handlers } from "@/server/auth/config.ts";
+import { filterSessionResponse } from "@/server/auth/public-session.ts";
 import { runSignInRequest } from "@/server/auth/race-safe-adapter.ts";
 
 export function GET(request: NextRequest): Promise<Response> {
-  return runSignInRequest(() => handlers.GET(request));
+  return runSignInRequest(async () => filterSessionResponse(request, await handlers.GET(request)));
 }
 
 export function POST(request: NextRequest): Promise<Response> {
-  return runSignInRequest(() => handlers.POST(request));
+  return runSignInRequest(async () => filterSessionResponse(request, await handlers.POST(request)));
 }
