@@ -4,7 +4,7 @@
 import { getDatabaseUrl, getDb } from "../db.ts";
 import { env } from "../env.ts";
 import { getMcpRuntime } from "../mcp/instance.ts";
-import { listConfiguredProviders } from "../providers/model-factory.ts";
+import { listConfiguredProviders, serverModelsOf } from "../providers/model-factory.ts";
 import { createModelResolver } from "../providers/model-resolver.ts";
 import { subscriptionConnection } from "../providers/subscriptions/connection.ts";
 import { SessionManager, type ModelChoice } from "./manager.ts";
@@ -30,6 +30,7 @@ async function createManager(): Promise<SessionManager> {
     tools: registry,
     resolveModel: createModelResolver({ db, env, subscriptionConnection }),
     defaultModel: defaultModelChoice,
+    serverModels: serverModelsOf(env),
     maxSteps: env.TURN_MAX_STEPS,
     toolTimeoutMs: env.TOOL_TIMEOUT_MS,
     toolCallsPerResponse: env.TOOL_CALLS_PER_RESPONSE,

@@ -17,11 +17,12 @@ import type { ProviderId } from "./canonical.ts";
 import { DEFAULT_SESSION_TITLE, getChatSession } from "./chat-sessions.ts";
 import { findEditableMessage, replaceLastUserMessage } from "./edit-resend.ts";
 import {
-  assertUsableAccount,
+  assertOfferedModel,
   normalizeChoice,
   personaPrompt,
   sessionModel,
   type ModelChoice,
+  type ServerModels,
   type TurnModel,
 } from "./turn-models.ts";
 import { appendEvents, type EventInput } from "./event-store.ts";
@@ -41,6 +42,8 @@ export type ManagerOptions = {
   /** The language model for one request, resolved right before it (tokens refreshed as needed). */
   resolveModel: ModelResolver;
   defaultModel: () => ModelChoice | null;
+  /** The models the server's own configuration offers per provider; a choice outside them is refused. */
+  serverModels: ServerModels;
   maxSteps: number;
   toolTimeoutMs: number;
   /** Most tool calls of one model response that run; the rest get an error result. */
@@ -110,7 +113,7 @@ export class SessionManager {
         "bad_request:provider",
         "No model provider is configured. Add an API key or endpoint in Settings → Providers first.",
       );
-    if (choice) await assertUsableAccount(this.options.db, ownerId, model);
+    await assertOfferedModel(db, ownerId, model, this.options.serverModels);
     const turnId = randomUUID();
     const started = await startTurnRows(db, {
       id: turnId,
@@ -172,7 +175,7 @@ export class SessionManager {
       model: old.model,
       accountId: old.providerAccountId,
     };
-    if (choice) await assertUsableAccount(this.options.db, ownerId, model);
+    await assertOfferedModel(this.options.db, ownerId, model, this.options.serverModels);
     const newId = randomUUID();
     const newTurn = this.turnData(newId, old.sessionId, old.userMessageId, old.historySeq, model);
     const settled = await supersedeForRestart(this.options.db, { old, newTurn, keepFinishedRounds });
@@ -197,7 +200,7 @@ export class SessionManager {
       choice ?? (await sessionModel(this.options.db, target.sessionId)) ?? this.options.defaultModel(),
     );
     if (!model) throw new AppError("bad_request:provider", "No model provider is configured.");
-    if (choice) await assertUsableAccount(this.options.db, ownerId, model);
+    await assertOfferedModel(this.options.db, ownerId, model, this.options.serverModels);
     const turnId = randomUUID();
     const replaced = await replaceLastUserMessage(this.options.db, ownerId, target, text, {
       turnId,

@@ -10,6 +10,7 @@ import { createBuiltinToolSource } from "../session/builtin-tools.ts";
 import { SessionManager } from "../session/manager.ts";
 import { startListening, stopListening } from "../session/notifier.ts";
 import { createTestDatabase, type TestDatabase } from "./database.ts";
+import { serverModelsOf } from "../providers/model-factory.ts";
 import { createModelResolver } from "../providers/model-resolver.ts";
 import { subscriptionConnection } from "../providers/subscriptions/connection.ts";
 import { completeLogin, pollLogin, startLogin } from "../providers/subscriptions/logins.ts";
@@ -48,6 +49,7 @@ export async function startSubscriptionHarness(): Promise<SubscriptionHarness> {
         subscriptionConnection(db, account, signal, { env, onboarding: { pollIntervalMs: 5 } }),
     }),
     defaultModel: () => null,
+    serverModels: serverModelsOf(env),
     maxSteps: 8,
     toolTimeoutMs: 5_000,
     toolCallsPerResponse: 8,
