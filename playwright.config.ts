@@ -1,8 +1,9 @@
 // Playwright: real Chromium (Debian's /usr/bin/chromium) against the built app.
 // Servers started: the harness OIDC issuer, the fake model provider, Patchbay configured with them
 // and a fresh real Postgres database ("external"), a second instance of it on the same database that
-// allows private connector URLs ("external-lan", for specs that add a loopback MCP server as a user
-// connector, e.g. the OAuth-protected one in e2e/support/mcp-oauth), and Patchbay exactly as
+// allows private connector and endpoint URLs ("external-lan", for specs that add a loopback MCP server
+// as a user connector, e.g. the OAuth-protected one in e2e/support/mcp-oauth, or the fake provider
+// as a user's OpenAI-compatible endpoint), and Patchbay exactly as
 // `npm start` runs on a fresh clone ("embedded": no DATABASE_URL, no providers, a new data folder).
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -85,8 +86,11 @@ const chromium = {
   },
 };
 
-/** Specs that need private connector URLs; they run against the "external-lan" instance. */
-const lanSpecs = /external\/connector-oauth\.spec\.ts/;
+/**
+ * Specs that need private connector or provider-endpoint URLs (the fake provider and the MCP servers
+ * are on loopback); they run against the "external-lan" instance, which allows them.
+ */
+const lanSpecs = /external\/(connector-oauth|provider-accounts)\.spec\.ts/;
 
 /** The external app: the harness issuer, the fake provider, a fresh real Postgres database. */
 const externalAppEnv = {
@@ -179,6 +183,7 @@ export default defineConfig({
         PORT: String(LAN_APP_PORT),
         PATCHBAY_DATA_DIR: path.join(embeddedDataDir, "external-lan"),
         MCP_ALLOW_PRIVATE_URLS: "true",
+        PROVIDER_ALLOW_PRIVATE_URLS: "true",
       },
     },
     {

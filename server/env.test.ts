@@ -66,6 +66,7 @@ describe("parseEnv defaults", () => {
       PORT: "8080",
       HOST: "0.0.0.0",
       AUTH_SECRET: LONG_SECRET,
+      ALLOW_LOCAL_ACCOUNT_ON_NETWORK: "true",
     });
     expect(env.DATABASE_URL).toBe("postgres://db.example/patchbay");
     expect(env.PORT).toBe(8080);

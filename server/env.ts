@@ -3,6 +3,8 @@
 // names the variable; nothing else in the code base touches process.env.
 import { z } from "zod";
 
+import { hostingRefusals, isSingleUserEmbedded } from "./hosting-policy.ts";
+
 const optionalString = z
   .string()
   .trim()
@@ -31,6 +33,12 @@ const modelList = (fallback: string) =>
         .map((model) => model.trim())
         .filter(Boolean),
     );
+
+/** A true/false variable whose default depends on other variables (undefined when unset). */
+const optionalFlag = z
+  .enum(["true", "false", "1", "0", "yes", "no"], { error: "must be true or false" })
+  .optional()
+  .transform((value) => (value === undefined ? undefined : ["true", "1", "yes"].includes(value)));
 
 const booleanFlag = (fallback: boolean) =>
   z
@@ -117,7 +125,8 @@ const schema = z
     CODE_ASSIST_BASE_URL: z.url({ error: "must be a URL" }).default("https://cloudcode-pa.googleapis.com"),
     CODE_ASSIST_MODELS: modelList("gemini-2.5-pro,gemini-2.5-flash"),
     GOOGLE_CLOUD_PROJECT: optionalString,
-    PROVIDER_ALLOW_PRIVATE_URLS: booleanFlag(true),
+    PROVIDER_ALLOW_PRIVATE_URLS: optionalFlag,
+    ALLOW_LOCAL_ACCOUNT_ON_NETWORK: booleanFlag(false),
     TURN_MAX_STEPS: z.coerce.number({ error: "must be a number" }).int().min(1).max(100).default(8),
     TOOL_CALLS_PER_RESPONSE: z.coerce.number({ error: "must be a number" }).int().min(1).max(100).default(8),
     TOOL_CALLS_PER_MINUTE: z.coerce.number({ error: "must be a number" }).int().min(1).max(10_000).default(30),
@@ -155,7 +164,15 @@ const schema = z
         ctx.addIssue({ code: "custom", path: [missing], message: `is required when ${present} is set` });
       }
     }
-  });
+    for (const [variable, message] of hostingRefusals(value)) {
+      ctx.addIssue({ code: "custom", path: [variable], message });
+    }
+  })
+  .transform((value) => ({
+    ...value,
+    // Users' endpoints may reach private addresses only in the single-user embedded setup by default.
+    PROVIDER_ALLOW_PRIVATE_URLS: value.PROVIDER_ALLOW_PRIVATE_URLS ?? isSingleUserEmbedded(value),
+  }));
 
 export type Env = z.infer<typeof schema>;
 
