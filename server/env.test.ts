@@ -75,6 +75,27 @@ describe("parseEnv defaults", () => {
   });
 });
 
+describe("per-user usage limits", () => {
+  it("are off when unset or 0, and whole numbers when set", () => {
+    expect(parseEnv({})).toMatchObject({ USER_REQUESTS_PER_MINUTE: null, USER_TOKENS_PER_DAY: null });
+    expect(parseEnv({ USER_REQUESTS_PER_MINUTE: "0", USER_TOKENS_PER_DAY: "0" })).toMatchObject({
+      USER_REQUESTS_PER_MINUTE: null,
+      USER_TOKENS_PER_DAY: null,
+    });
+    expect(parseEnv({ USER_REQUESTS_PER_MINUTE: "5", USER_TOKENS_PER_DAY: "200000" })).toMatchObject({
+      USER_REQUESTS_PER_MINUTE: 5,
+      USER_TOKENS_PER_DAY: 200_000,
+    });
+  });
+
+  it("name the variable when the value is not a whole number", () => {
+    expect(envErrorFor({ USER_TOKENS_PER_DAY: "lots" }).message).toMatch(/USER_TOKENS_PER_DAY: must be a whole number/);
+    expect(envErrorFor({ USER_REQUESTS_PER_MINUTE: "-1" }).message).toMatch(
+      /USER_REQUESTS_PER_MINUTE: must be 0 or more/,
+    );
+  });
+});
+
 describe("parseEnv rejects bad configuration", () => {
   it("rejects a DATABASE_URL that is not postgres", () => {
     expect(envErrorFor({ DATABASE_URL: "mysql://x" }).message).toMatch(/DATABASE_URL: must be a postgres/);

@@ -46,6 +46,14 @@ const booleanFlag = (fallback: boolean) =>
     .optional()
     .transform((value) => (value === undefined ? fallback : ["true", "1", "yes"].includes(value)));
 
+/** A per-user limit: a positive whole number, or unset / 0 for none (null). */
+const usageLimit = z.coerce
+  .number({ error: "must be a whole number (0 or unset: no limit)" })
+  .int({ error: "must be a whole number (0 or unset: no limit)" })
+  .min(0, { error: "must be 0 or more (0 or unset: no limit)" })
+  .optional()
+  .transform((value) => (value ? value : null));
+
 const schema = z
   .object({
     NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
@@ -130,6 +138,8 @@ const schema = z
     TURN_MAX_STEPS: z.coerce.number({ error: "must be a number" }).int().min(1).max(100).default(8),
     TOOL_CALLS_PER_RESPONSE: z.coerce.number({ error: "must be a number" }).int().min(1).max(100).default(8),
     TOOL_CALLS_PER_MINUTE: z.coerce.number({ error: "must be a number" }).int().min(1).max(10_000).default(30),
+    USER_REQUESTS_PER_MINUTE: usageLimit,
+    USER_TOKENS_PER_DAY: usageLimit,
     TOOL_TIMEOUT_MS: z.coerce.number({ error: "must be a number" }).int().min(100).max(3_600_000).default(30_000),
     MCP_SERVERS_FILE: optionalString,
     MCP_ALLOW_PRIVATE_URLS: booleanFlag(false),

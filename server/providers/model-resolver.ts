@@ -25,6 +25,7 @@ import {
   resolveProviderConfig,
 } from "./model-factory.ts";
 import { originOf } from "./origin.ts";
+import { type UsageSink, withUsageRecording } from "./usage-recording.ts";
 
 export type ModelTarget = { provider: ProviderId; model: string; accountId: string | null; sessionId: string };
 export type ResolvedModel = {
@@ -53,6 +54,11 @@ export type ResolverOptions = {
   fetch?: typeof globalThis.fetch;
   /** Test seams of the outbound guard a user's endpoint is reached through (resolver, address rule). */
   endpointGuard?: Omit<EndpointGuard, "allowPrivate">;
+  /**
+   * Called before each request on a server key (accountId null): may refuse it (a usage limit) and
+   * returns where its token usage goes (server/session/server-key-usage.ts).
+   */
+  serverKeyUsage?: (target: ModelTarget) => Promise<UsageSink>;
 };
 
 const LAST_USED_RESOLUTION_MS = 60_000;
@@ -94,13 +100,15 @@ export function createModelResolver(options: ResolverOptions): ModelResolver {
     if (target.accountId === null) {
       const connection = resolveProviderConfig(env, target.provider);
       const nativeTools = serverProviders.find((entry) => entry.id === target.provider)?.nativeTools ?? true;
+      const sink = await options.serverKeyUsage?.(target);
+      const model = createLanguageModel({
+        provider: target.provider,
+        modelId: target.model,
+        ...connection,
+        fetch: options.fetch,
+      });
       return {
-        model: createLanguageModel({
-          provider: target.provider,
-          modelId: target.model,
-          ...connection,
-          fetch: options.fetch,
-        }),
+        model: sink ? withUsageRecording(model, sink) : model,
         nativeTools,
         origin: originOf(target.provider, null),
       };

@@ -9,6 +9,7 @@ import { createModelResolver } from "../providers/model-resolver.ts";
 import { subscriptionConnection } from "../providers/subscriptions/connection.ts";
 import { SessionManager, type ModelChoice } from "./manager.ts";
 import { startListening } from "./notifier.ts";
+import { type ChoiceRules, serverKeyUsage } from "./server-key-usage.ts";
 
 const globalForManager = globalThis as unknown as { patchbaySessionManager?: Promise<SessionManager> };
 
@@ -21,6 +22,14 @@ export function defaultModelChoice(): ModelChoice | null {
   return first ? { provider: first.id, model: first.models[0]! } : null;
 }
 
+/** What a model choice must satisfy on this server: offered models and the per-user usage limits. */
+export function choiceRules(): ChoiceRules {
+  return {
+    serverModels: serverModelsOf(env),
+    usageLimits: { requestsPerMinute: env.USER_REQUESTS_PER_MINUTE, tokensPerDay: env.USER_TOKENS_PER_DAY },
+  };
+}
+
 async function createManager(): Promise<SessionManager> {
   const db = await getDb();
   await startListening(await getDatabaseUrl());
@@ -28,9 +37,14 @@ async function createManager(): Promise<SessionManager> {
   const manager = new SessionManager({
     db,
     tools: registry,
-    resolveModel: createModelResolver({ db, env, subscriptionConnection }),
+    resolveModel: createModelResolver({
+      db,
+      env,
+      subscriptionConnection,
+      serverKeyUsage: serverKeyUsage(db, choiceRules().usageLimits),
+    }),
     defaultModel: defaultModelChoice,
-    serverModels: serverModelsOf(env),
+    ...choiceRules(),
     maxSteps: env.TURN_MAX_STEPS,
     toolTimeoutMs: env.TOOL_TIMEOUT_MS,
     toolCallsPerResponse: env.TOOL_CALLS_PER_RESPONSE,

@@ -16,8 +16,9 @@ import type { ModelResolver } from "../providers/model-resolver.ts";
 import type { ProviderId } from "./canonical.ts";
 import { DEFAULT_SESSION_TITLE, getChatSession } from "./chat-sessions.ts";
 import { findEditableMessage, replaceLastUserMessage } from "./edit-resend.ts";
+import type { UsageLimits } from "../policy/usage-limits.ts";
+import { authorizeChoice } from "./server-key-usage.ts";
 import {
-  assertOfferedModel,
   normalizeChoice,
   personaPrompt,
   sessionModel,
@@ -44,6 +45,8 @@ export type ManagerOptions = {
   defaultModel: () => ModelChoice | null;
   /** The models the server's own configuration offers per provider; a choice outside them is refused. */
   serverModels: ServerModels;
+  /** Per-user limits on the server's keys (default: none). */
+  usageLimits?: UsageLimits;
   maxSteps: number;
   toolTimeoutMs: number;
   /** Most tool calls of one model response that run; the rest get an error result. */
@@ -94,6 +97,11 @@ export class SessionManager {
     await Promise.all([...this.running.values()].map((run) => run.done));
   }
 
+  private choiceRules() {
+    const { serverModels, usageLimits = { requestsPerMinute: null, tokensPerDay: null } } = this.options;
+    return { serverModels, usageLimits };
+  }
+
   isRunningHere(turnId: string): boolean {
     return this.running.has(turnId);
   }
@@ -113,7 +121,7 @@ export class SessionManager {
         "bad_request:provider",
         "No model provider is configured. Add an API key or endpoint in Settings → Providers first.",
       );
-    await assertOfferedModel(db, ownerId, model, this.options.serverModels);
+    await authorizeChoice(db, ownerId, model, this.choiceRules());
     const turnId = randomUUID();
     const started = await startTurnRows(db, {
       id: turnId,
@@ -175,7 +183,7 @@ export class SessionManager {
       model: old.model,
       accountId: old.providerAccountId,
     };
-    await assertOfferedModel(this.options.db, ownerId, model, this.options.serverModels);
+    await authorizeChoice(this.options.db, ownerId, model, this.choiceRules());
     const newId = randomUUID();
     const newTurn = this.turnData(newId, old.sessionId, old.userMessageId, old.historySeq, model);
     const settled = await supersedeForRestart(this.options.db, { old, newTurn, keepFinishedRounds });
@@ -200,7 +208,7 @@ export class SessionManager {
       choice ?? (await sessionModel(this.options.db, target.sessionId)) ?? this.options.defaultModel(),
     );
     if (!model) throw new AppError("bad_request:provider", "No model provider is configured.");
-    await assertOfferedModel(this.options.db, ownerId, model, this.options.serverModels);
+    await authorizeChoice(this.options.db, ownerId, model, this.choiceRules());
     const turnId = randomUUID();
     const replaced = await replaceLastUserMessage(this.options.db, ownerId, target, text, {
       turnId,
