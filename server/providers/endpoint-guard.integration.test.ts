@@ -176,6 +176,37 @@ describe("a user's endpoint when private addresses are not allowed", () => {
     expect(errors.length).toBeGreaterThan(0);
     expect(safeErrorMessage(errors[0])).toBe(ENDPOINT_REFUSAL);
     expect(targetConnections).toBe(before);
+    // The same endpoint reached through a name that now resolves to loopback, or a redirect, at chat time.
+    const chatThrough = async (baseUrl: string, lookup?: LookupAll) => {
+      await database.db.providerAccount.update({ where: { id: saved.id }, data: { baseUrl } });
+      const viaGuard = createModelResolver({
+        db: database.db,
+        env: { ...env, PROVIDER_ALLOW_PRIVATE_URLS: false },
+        endpointGuard: { isAllowedAddress, lookup },
+      });
+      const target = { provider: "openai-compatible" as const, model: "internal-model", accountId: saved.id };
+      const resolved = await viaGuard({ ...target, sessionId: session.id });
+      const failures: unknown[] = [];
+      const stream = streamText({
+        model: resolved.model,
+        prompt: "hello",
+        onError: ({ error }) => void failures.push(error),
+      });
+      for await (const part of stream.fullStream) if (part.type === "error") failures.push(part.error);
+      return safeErrorMessage(failures[0]);
+    };
+    expect(await chatThrough(`http://endpoint.test:${targetPort}/v1`, rebindingLookup([["127.0.0.1"]]))).toBe(
+      ENDPOINT_REFUSAL,
+    );
+    const outsideBefore = outsideRequests;
+    expect(await chatThrough(`http://${PUBLIC_STAND_IN}:${outsidePort}/redirect/v1`)).toBe(ENDPOINT_REFUSAL);
+    expect(outsideRequests).toBeGreaterThan(outsideBefore); // the redirect was followed up to the refused hop
+    expect(targetConnections).toBe(before);
+    await database.db.providerAccount.update({
+      where: { id: saved.id },
+      data: { baseUrl: `http://127.0.0.1:${targetPort}/v1` },
+    });
+
     // The same refresh through the guard is refused as well.
     await expect(refreshCompatibleModels(database.db, owner, saved.id, guarded)).rejects.toMatchObject({
       message: ENDPOINT_REFUSAL,
