@@ -63,18 +63,21 @@ describe("start-up refusals", () => {
 });
 
 describe("start-up warnings", () => {
-  it("warns in production without an https AUTH_URL", () => {
-    expect(hostingWarnings(parseEnv({ ...OIDC, NODE_ENV: "production" }))).toEqual([
-      expect.stringMatching(/^AUTH_URL is not set in production: set the https:\/\/ address/),
+  const production = { ...OIDC, NODE_ENV: "production" };
+  it("warns in production when people reach Patchbay over plain http from other machines", () => {
+    expect(hostingWarnings(parseEnv({ ...production, AUTH_URL: "http://chat.example.com" }))).toEqual([
+      expect.stringMatching(/^AUTH_URL is http:\/\/chat\.example\.com: without https, sign-in cookies and API keys/),
     ]);
-    expect(hostingWarnings(parseEnv({ ...OIDC, NODE_ENV: "production", AUTH_URL: "http://chat.example.com" }))).toEqual(
-      [expect.stringMatching(/^AUTH_URL is http:\/\/chat\.example\.com: without https, sign-in cookies and API keys/)],
-    );
+    expect(hostingWarnings(parseEnv({ ...production, HOST: "0.0.0.0" }))).toEqual([
+      expect.stringMatching(/^HOST is 0\.0\.0\.0 and AUTH_URL is not set: people reach Patchbay over plain http/),
+    ]);
   });
-  it("is quiet with https, and outside production", () => {
-    expect(
-      hostingWarnings(parseEnv({ ...OIDC, NODE_ENV: "production", AUTH_URL: "https://chat.example.com" })),
-    ).toEqual([]);
-    expect(hostingWarnings(parseEnv({ ...OIDC, NODE_ENV: "development" }))).toEqual([]);
+  it("is quiet with https, on loopback only, and outside production", () => {
+    expect(hostingWarnings(parseEnv({ ...production, HOST: "0.0.0.0", AUTH_URL: "https://chat.example.com" }))).toEqual(
+      [],
+    );
+    expect(hostingWarnings(parseEnv(production))).toEqual([]);
+    expect(hostingWarnings(parseEnv({ ...production, AUTH_URL: "http://localhost:3000" }))).toEqual([]);
+    expect(hostingWarnings(parseEnv({ ...OIDC, NODE_ENV: "development", HOST: "0.0.0.0" }))).toEqual([]);
   });
 });

@@ -5,7 +5,8 @@
 //   PROVIDER_ALLOW_PRIVATE_URLS says otherwise.
 // - The local account has no password, so it must not listen beyond loopback: start-up refuses a
 //   non-loopback HOST with it unless ALLOW_LOCAL_ACCOUNT_ON_NETWORK is set.
-// - Production without an https AUTH_URL still starts, with a warning (cookies and keys in clear).
+// - Production reached over plain http from other machines still starts, with a warning (cookies and
+//   keys in clear): an http AUTH_URL that is not loopback, or no AUTH_URL with a non-loopback HOST.
 import { isIP } from "node:net";
 
 export type HostingConfig = {
@@ -56,13 +57,16 @@ export function hostingRefusals(config: HostingConfig): [string, string][] {
 
 /** Risky but allowed combinations, one sentence each, logged at start-up. */
 export function hostingWarnings(config: HostingConfig): string[] {
-  const warnings: string[] = [];
-  if (config.NODE_ENV === "production" && !config.AUTH_URL?.startsWith("https://")) {
-    warnings.push(
-      config.AUTH_URL
-        ? `AUTH_URL is ${config.AUTH_URL}: without https, sign-in cookies and API keys cross the network in clear. Serve Patchbay behind TLS and set an https:// AUTH_URL.`
-        : "AUTH_URL is not set in production: set the https:// address people reach Patchbay at (behind TLS), or sign-in cookies and API keys may cross the network in clear.",
-    );
+  if (config.NODE_ENV !== "production") return [];
+  if (config.AUTH_URL) {
+    const url = new URL(config.AUTH_URL);
+    if (url.protocol === "https:" || isLoopbackHost(url.hostname)) return [];
+    return [
+      `AUTH_URL is ${config.AUTH_URL}: without https, sign-in cookies and API keys cross the network in clear. Serve Patchbay behind TLS and set an https:// AUTH_URL.`,
+    ];
   }
-  return warnings;
+  if (isLoopbackHost(config.HOST)) return [];
+  return [
+    `HOST is ${config.HOST} and AUTH_URL is not set: people reach Patchbay over plain http, so sign-in cookies and API keys cross the network in clear. Serve it behind TLS and set an https:// AUTH_URL.`,
+  ];
 }
