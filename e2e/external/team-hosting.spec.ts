@@ -124,7 +124,7 @@ test("a mutation posted from another origin is refused with a 403 and does nothi
 });
 
 test("a model id the server does not offer is refused with a 400 in words", async ({ page }) => {
-  const created = await trpcMutation(page.request, "session.create", { title: "Model probe" });
+  const created = await trpcMutation(page.request, "session.create", { title: "Unlisted id probe" });
   const sessionId = (created.data as { id: string }).id;
   const result = await trpcMutation(page.request, "chat.send", {
     sessionId,
