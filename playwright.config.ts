@@ -1,9 +1,10 @@
 // Playwright: real Chromium (Debian's /usr/bin/chromium) against the built app.
 // Servers started: the harness OIDC issuer, the fake model provider, Patchbay configured with them
 // and a fresh real Postgres database ("external"), a second instance of it on the same database that
-// allows private connector URLs ("external-lan", for specs that add a loopback MCP server as a user
-// connector, e.g. the OAuth-protected one in e2e/support/mcp-oauth), and Patchbay exactly as
-// `npm start` runs on a fresh clone ("embedded": no DATABASE_URL, no providers, a new data folder).
+// allows private connector and endpoint URLs ("external-lan", for specs that add a loopback MCP server
+// as a user connector, e.g. the OAuth-protected one in e2e/support/mcp-oauth, or the fake provider
+// as a user's OpenAI-compatible endpoint), a third with small per-user usage limits ("external-limits"),
+// and Patchbay exactly as `npm start` runs on a fresh clone ("embedded": no DATABASE_URL, no providers, a new data folder).
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -23,6 +24,8 @@ import {
   FAKE_PROVIDER_URL,
   LAN_APP_PORT,
   LAN_APP_URL,
+  LIMITS_APP_PORT,
+  LIMITS_APP_URL,
   MCP_OAUTH_PORT,
 } from "./e2e/support/config.ts";
 import { PROVIDER_OAUTH_PORT, PROVIDER_OAUTH_URL, subscriptionAppEnv } from "./e2e/support/provider-oauth/config.ts";
@@ -85,8 +88,14 @@ const chromium = {
   },
 };
 
-/** Specs that need private connector URLs; they run against the "external-lan" instance. */
-const lanSpecs = /external\/(connector-oauth|connector-long-names)\.spec\.ts/;
+/**
+ * Specs that need private connector or provider-endpoint URLs (the fake provider and the MCP servers
+ * are on loopback); they run against the "external-lan" instance, which allows them.
+ */
+const lanSpecs = /external\/(connector-oauth|connector-long-names|provider-accounts)\.spec\.ts/;
+
+/** The spec of per-user usage limits; it runs against the "external-limits" instance, which sets them. */
+const limitsSpecs = /external\/usage-limits\.spec\.ts/;
 
 /** The external app: the harness issuer, the fake provider, a fresh real Postgres database. */
 const externalAppEnv = {
@@ -127,7 +136,7 @@ export default defineConfig({
     {
       name: "external",
       testMatch: /external\/.*\.spec\.ts/,
-      testIgnore: lanSpecs,
+      testIgnore: [lanSpecs, limitsSpecs],
       dependencies: ["external-accounts"],
       use: { ...chromium, baseURL: EXTERNAL_APP_URL },
     },
@@ -136,6 +145,12 @@ export default defineConfig({
       testMatch: lanSpecs,
       dependencies: ["external-accounts"],
       use: { ...chromium, baseURL: LAN_APP_URL },
+    },
+    {
+      name: "external-limits",
+      testMatch: limitsSpecs,
+      dependencies: ["external-accounts"],
+      use: { ...chromium, baseURL: LIMITS_APP_URL },
     },
     { name: "embedded", testMatch: /embedded\/.*\.spec\.ts/, use: { ...chromium, baseURL: EMBEDDED_APP_URL } },
   ],
@@ -182,6 +197,21 @@ export default defineConfig({
         PORT: String(LAN_APP_PORT),
         PATCHBAY_DATA_DIR: path.join(embeddedDataDir, "external-lan"),
         MCP_ALLOW_PRIVATE_URLS: "true",
+        PROVIDER_ALLOW_PRIVATE_URLS: "true",
+      },
+    },
+    {
+      // Per-user limits on the server's keys, small enough for a spec to reach (usage-limits.spec.ts).
+      command: `next start --hostname 127.0.0.1 --port ${LIMITS_APP_PORT}`,
+      url: `${LIMITS_APP_URL}/sign-in`,
+      reuseExistingServer: false,
+      timeout: 120_000,
+      env: {
+        ...externalAppEnv,
+        PORT: String(LIMITS_APP_PORT),
+        PATCHBAY_DATA_DIR: path.join(embeddedDataDir, "external-limits"),
+        USER_REQUESTS_PER_MINUTE: "3",
+        USER_TOKENS_PER_DAY: "100000",
       },
     },
     {

@@ -66,11 +66,33 @@ describe("parseEnv defaults", () => {
       PORT: "8080",
       HOST: "0.0.0.0",
       AUTH_SECRET: LONG_SECRET,
+      ALLOW_LOCAL_ACCOUNT_ON_NETWORK: "true",
     });
     expect(env.DATABASE_URL).toBe("postgres://db.example/patchbay");
     expect(env.PORT).toBe(8080);
     expect(env.HOST).toBe("0.0.0.0");
     expect(env.AUTH_SECRET).toBe(LONG_SECRET);
+  });
+});
+
+describe("per-user usage limits", () => {
+  it("are off when unset or 0, and whole numbers when set", () => {
+    expect(parseEnv({})).toMatchObject({ USER_REQUESTS_PER_MINUTE: null, USER_TOKENS_PER_DAY: null });
+    expect(parseEnv({ USER_REQUESTS_PER_MINUTE: "0", USER_TOKENS_PER_DAY: "0" })).toMatchObject({
+      USER_REQUESTS_PER_MINUTE: null,
+      USER_TOKENS_PER_DAY: null,
+    });
+    expect(parseEnv({ USER_REQUESTS_PER_MINUTE: "5", USER_TOKENS_PER_DAY: "200000" })).toMatchObject({
+      USER_REQUESTS_PER_MINUTE: 5,
+      USER_TOKENS_PER_DAY: 200_000,
+    });
+  });
+
+  it("name the variable when the value is not a whole number", () => {
+    expect(envErrorFor({ USER_TOKENS_PER_DAY: "lots" }).message).toMatch(/USER_TOKENS_PER_DAY: must be a whole number/);
+    expect(envErrorFor({ USER_REQUESTS_PER_MINUTE: "-1" }).message).toMatch(
+      /USER_REQUESTS_PER_MINUTE: must be 0 or more/,
+    );
   });
 });
 

@@ -4,6 +4,7 @@
 import { z } from "zod";
 
 import { brandOf, hasBrand } from "./brand.ts";
+import { hostingRefusals, isSingleUserEmbedded } from "./hosting-policy.ts";
 
 const optionalString = z
   .string()
@@ -34,11 +35,25 @@ const modelList = (fallback: string) =>
         .filter(Boolean),
     );
 
+/** A true/false variable whose default depends on other variables (undefined when unset). */
+const optionalFlag = z
+  .enum(["true", "false", "1", "0", "yes", "no"], { error: "must be true or false" })
+  .optional()
+  .transform((value) => (value === undefined ? undefined : ["true", "1", "yes"].includes(value)));
+
 const booleanFlag = (fallback: boolean) =>
   z
     .enum(["true", "false", "1", "0", "yes", "no"], { error: "must be true or false" })
     .optional()
     .transform((value) => (value === undefined ? fallback : ["true", "1", "yes"].includes(value)));
+
+/** A per-user limit: a positive whole number, or unset / 0 for none (null). */
+const usageLimit = z.coerce
+  .number({ error: "must be a whole number (0 or unset: no limit)" })
+  .int({ error: "must be a whole number (0 or unset: no limit)" })
+  .min(0, { error: "must be 0 or more (0 or unset: no limit)" })
+  .optional()
+  .transform((value) => (value ? value : null));
 
 const schema = z
   .object({
@@ -119,10 +134,13 @@ const schema = z
     CODE_ASSIST_BASE_URL: z.url({ error: "must be a URL" }).default("https://cloudcode-pa.googleapis.com"),
     CODE_ASSIST_MODELS: modelList("gemini-2.5-pro,gemini-2.5-flash"),
     GOOGLE_CLOUD_PROJECT: optionalString,
-    PROVIDER_ALLOW_PRIVATE_URLS: booleanFlag(true),
+    PROVIDER_ALLOW_PRIVATE_URLS: optionalFlag,
+    ALLOW_LOCAL_ACCOUNT_ON_NETWORK: booleanFlag(false),
     TURN_MAX_STEPS: z.coerce.number({ error: "must be a number" }).int().min(1).max(100).default(8),
     TOOL_CALLS_PER_RESPONSE: z.coerce.number({ error: "must be a number" }).int().min(1).max(100).default(8),
     TOOL_CALLS_PER_MINUTE: z.coerce.number({ error: "must be a number" }).int().min(1).max(10_000).default(30),
+    USER_REQUESTS_PER_MINUTE: usageLimit,
+    USER_TOKENS_PER_DAY: usageLimit,
     TOOL_TIMEOUT_MS: z.coerce.number({ error: "must be a number" }).int().min(100).max(3_600_000).default(30_000),
     MCP_SERVERS_FILE: optionalString,
     MCP_ALLOW_PRIVATE_URLS: booleanFlag(false),
@@ -157,7 +175,15 @@ const schema = z
         ctx.addIssue({ code: "custom", path: [missing], message: `is required when ${present} is set` });
       }
     }
-  });
+    for (const [variable, message] of hostingRefusals(value)) {
+      ctx.addIssue({ code: "custom", path: [variable], message });
+    }
+  })
+  .transform((value) => ({
+    ...value,
+    // Users' endpoints may reach private addresses only in the single-user embedded setup by default.
+    PROVIDER_ALLOW_PRIVATE_URLS: value.PROVIDER_ALLOW_PRIVATE_URLS ?? isSingleUserEmbedded(value),
+  }));
 
 export type Env = z.infer<typeof schema>;
 

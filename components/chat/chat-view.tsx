@@ -19,6 +19,7 @@ import { Composer } from "./composer.tsx";
 import { Conversation } from "./conversation.tsx";
 import { ModelPicker, type ModelChoice } from "./model-picker.tsx";
 import { PersonaPicker } from "./persona-picker.tsx";
+import { UsageMeter } from "./usage-meter.tsx";
 import { useChat } from "./use-chat.ts";
 
 /** The live stream dropped and is being re-opened (the first connect is not "lost"). */
@@ -70,6 +71,8 @@ export function ChatView({ sessionId }: { sessionId: string }) {
     restart.mutate({ turnId, choice: choice ?? undefined }, { onError });
   };
 
+  const refreshUsage = () => void queryClient.invalidateQueries({ queryKey: trpc.usage.mine.queryKey() });
+
   async function onSend(text: string): Promise<boolean> {
     setError(null);
     try {
@@ -78,6 +81,8 @@ export function ChatView({ sessionId }: { sessionId: string }) {
     } catch (e) {
       onError(e as Error);
       return false;
+    } finally {
+      refreshUsage();
     }
   }
 
@@ -111,6 +116,7 @@ export function ChatView({ sessionId }: { sessionId: string }) {
             <ChatToolsSheet {...tools} />
           </div>
         </div>
+        <UsageMeter isServerKey={!!choice && !choice.accountId} />
         <h1 className="text-xl font-semibold [overflow-wrap:anywhere]">{state.title}</h1>
         <Conversation
           state={state}

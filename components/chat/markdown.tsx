@@ -1,6 +1,10 @@
 "use client";
 // An answer's text as Markdown (GitHub flavour): code blocks highlighted, each with a copy button.
-// Raw HTML in model output is not rendered (react-markdown escapes it), links open in a new tab.
+// Raw HTML in model output is not rendered (react-markdown escapes it), links open in a new tab with
+// no opener and no referrer. Model output is untrusted (a tool result can tell the model what to
+// write), so an image is never loaded from a URL it names: that request alone could carry chat data
+// to a stranger. Such an image shows as a link the user may choose to open; only data: images (no
+// request) are drawn. The CSP's img-src (server/security-headers.ts) enforces the same in the browser.
 import { useState, type ComponentProps, type ReactNode } from "react";
 import ReactMarkdown from "react-markdown";
 import rehypeHighlight from "rehype-highlight";
@@ -42,6 +46,35 @@ async function copyText(text: string): Promise<boolean> {
   } catch {
     return false;
   }
+}
+
+/** An image from model output: drawn when it is a data: image, else a link to where it points. */
+function ModelImage({ src, alt }: { src?: unknown; alt?: string }) {
+  const url = typeof src === "string" ? src : "";
+  const label = alt?.trim() || "image";
+  if (/^data:image\/(png|gif|jpeg|webp);/i.test(url)) {
+    // eslint-disable-next-line @next/next/no-img-element -- an inline data: image; there is nothing to optimise
+    return <img src={url} alt={label} className="max-w-full" />;
+  }
+  let host = "";
+  try {
+    host = new URL(url).host;
+  } catch {
+    return <span>[Image: {label}]</span>;
+  }
+  return (
+    <a
+      href={url}
+      target="_blank"
+      rel="noopener noreferrer"
+      referrerPolicy="no-referrer"
+      className="underline"
+      data-testid="blocked-image"
+    >
+      [Image: {label}
+      {host && ` (${host})`}, not loaded]
+    </a>
+  );
 }
 
 function CodeBlock(props: ComponentProps<"pre">) {
@@ -86,8 +119,15 @@ export function Markdown({ text }: { text: string }) {
             </div>
           ),
           a: ({ node: _node, ...props }) => (
-            <a {...props} target="_blank" rel="noreferrer noopener" className="underline" />
+            <a
+              {...props}
+              target="_blank"
+              rel="noopener noreferrer"
+              referrerPolicy="no-referrer"
+              className="underline"
+            />
           ),
+          img: ({ src, alt }) => <ModelImage src={src} alt={alt} />,
         }}
       >
         {text}

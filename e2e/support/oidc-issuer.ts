@@ -1,15 +1,26 @@
-// The e2e harness' OIDC issuer: a real oidc-provider issuer with two accounts (Alice, Bob) that the
+// The e2e harness' OIDC issuer: a real oidc-provider issuer with its accounts (Alice, Bob, and Carol
+// and Dan for the usage-limits spec) that the
 // app under test is configured to use as its generic OIDC provider. Runs until killed.
 import { startLocalIssuer } from "../../server/auth/local-issuer.ts";
-import { ALICE, BOB, E2E_CLIENT, E2E_ISSUER_PORT, EXTERNAL_APP_URL, LAN_APP_URL } from "./config.ts";
+import {
+  ALICE,
+  BOB,
+  CAROL,
+  DAN,
+  E2E_CLIENT,
+  E2E_ISSUER_PORT,
+  EXTERNAL_APP_URL,
+  LAN_APP_URL,
+  LIMITS_APP_URL,
+} from "./config.ts";
 
 const issuer = await startLocalIssuer({
   port: E2E_ISSUER_PORT,
-  accounts: [ALICE, BOB],
+  accounts: [ALICE, BOB, CAROL, DAN],
   clients: [
     {
       ...E2E_CLIENT,
-      redirectUris: [`${EXTERNAL_APP_URL}/api/auth/callback/oidc`, `${LAN_APP_URL}/api/auth/callback/oidc`],
+      redirectUris: [EXTERNAL_APP_URL, LAN_APP_URL, LIMITS_APP_URL].map((app) => `${app}/api/auth/callback/oidc`),
     },
   ],
   title: "Test SSO",

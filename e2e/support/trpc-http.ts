@@ -1,5 +1,6 @@
 // Calls Patchbay's tRPC endpoints over plain HTTP (superjson envelope), with whatever cookies the
-// given request context carries: the way to prove server-side authorization without the UI.
+// given request context carries: the way to prove server-side authorization without the UI. A
+// mutation says it comes from the app itself (Sec-Fetch-Site), as a browser's own fetch does.
 import type { APIRequestContext } from "@playwright/test";
 
 export type TrpcResult = {
@@ -24,5 +25,7 @@ export async function trpcQuery(request: APIRequestContext, path: string, input?
 }
 
 export async function trpcMutation(request: APIRequestContext, path: string, input: unknown): Promise<TrpcResult> {
-  return unwrap(await request.post(`/api/trpc/${path}`, { data: { json: input } }));
+  return unwrap(
+    await request.post(`/api/trpc/${path}`, { data: { json: input }, headers: { "sec-fetch-site": "same-origin" } }),
+  );
 }

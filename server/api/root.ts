@@ -6,6 +6,7 @@ import { policyRouter } from "./routers/policy.ts";
 import { providerLoginsRouter } from "./routers/provider-logins.ts";
 import { sessionRouter } from "./routers/session.ts";
 import { toolsRouter } from "./routers/tools.ts";
+import { usageRouter } from "./routers/usage.ts";
 import { createCallerFactory, createTRPCRouter } from "./trpc.ts";
 
 export const appRouter = createTRPCRouter({
@@ -16,6 +17,7 @@ export const appRouter = createTRPCRouter({
   policy: policyRouter,
   accounts: accountsRouter,
   providerLogins: providerLoginsRouter,
+  usage: usageRouter,
 });
 
 export type AppRouter = typeof appRouter;

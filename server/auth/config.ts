@@ -1,14 +1,19 @@
 // Auth.js for Patchbay: database sessions through the Prisma adapter, providers from env (or the
 // embedded local identity when none is set), our own sign-in page. Initialised lazily per request
-// because the database and the local issuer start asynchronously on first use.
+// because the database and the local issuer start asynchronously on first use. The session carries
+// no token (public-session.ts), redirects stay on the site (safe-path.ts), and the provider's
+// sign-in tokens are never stored (drop-sign-in-tokens.ts).
 import { PrismaAdapter } from "@auth/prisma-adapter";
 import NextAuth, { type NextAuthConfig } from "next-auth";
 
 import { getDb } from "../db/client.ts";
 import { env } from "../env.ts";
+import { withoutSignInTokens } from "./drop-sign-in-tokens.ts";
 import { getLocalIdentityProvider } from "./local-identity.ts";
+import { toSessionPayload } from "./public-session.ts";
 import { withRaceSafeSignIn } from "./race-safe-adapter.ts";
 import { buildExternalProviders, isLocalIdentityEnabled } from "./providers.ts";
+import { safeRedirectUrl } from "./safe-path.ts";
 import { getAuthSecret } from "./secret.ts";
 
 const SESSION_MAX_AGE_SECONDS = 30 * 24 * 60 * 60;
@@ -17,7 +22,7 @@ async function buildConfig(): Promise<NextAuthConfig> {
   const db = await getDb();
   const providers = isLocalIdentityEnabled(env) ? [await getLocalIdentityProvider()] : buildExternalProviders(env);
   return {
-    adapter: withRaceSafeSignIn(PrismaAdapter(db), db),
+    adapter: withoutSignInTokens(withRaceSafeSignIn(PrismaAdapter(db), db)),
     providers,
     secret: await getAuthSecret(),
     trustHost: true,
@@ -25,7 +30,10 @@ async function buildConfig(): Promise<NextAuthConfig> {
     pages: { signIn: "/sign-in", error: "/sign-in" },
     callbacks: {
       session({ session, user }) {
-        return { ...session, user: { ...session.user, id: user.id } };
+        return toSessionPayload(session.expires, user);
+      },
+      redirect({ url, baseUrl }) {
+        return safeRedirectUrl(url, baseUrl);
       },
     },
     logger: {

@@ -12,10 +12,14 @@ import { Agent, buildConnector } from "undici";
 import { AppError } from "../errors.ts";
 import { type AddressRule, isPublicAddress, type LookupAll } from "./url-guard.ts";
 
+/** The error a refused host fails with; each caller names its own setting (default: the connectors'). */
+export type Refusal = (host: string) => AppError;
+
 export type PinnedAgentOptions = {
   /** Resolves host names (default: the system resolver); injectable so tests need no DNS. */
   lookup?: LookupAll;
   isAllowedAddress?: AddressRule;
+  refusal?: Refusal;
 };
 
 /** The refusal every guarded request fails with (as the `cause` of a "fetch failed" TypeError). */
@@ -29,13 +33,14 @@ export function refusedAddress(host: string): AppError {
 
 export function createPinnedAgent(options: PinnedAgentOptions = {}): Agent {
   const isAllowed = options.isAllowedAddress ?? isPublicAddress;
-  const connect = buildConnector({ lookup: pinnedLookup(options.lookup ?? dnsLookup, isAllowed) });
+  const refusal = options.refusal ?? refusedAddress;
+  const connect = buildConnector({ lookup: pinnedLookup(options.lookup ?? dnsLookup, isAllowed, refusal) });
   return new Agent({
     connect: (connectOptions, callback) => {
       const host = connectOptions.hostname;
       // Node skips `lookup` for IP literals, so they are checked here.
       if (isIP(host) !== 0 && !isAllowed(host)) {
-        callback(refusedAddress(host), null);
+        callback(refusal(host), null);
         return;
       }
       connect(connectOptions, callback);
@@ -44,12 +49,16 @@ export function createPinnedAgent(options: PinnedAgentOptions = {}): Agent {
 }
 
 /** A net `lookup` that resolves through `resolve` and hands the socket only allowed answers. */
-export function pinnedLookup(resolve: LookupAll, isAllowed: AddressRule): LookupFunction {
+export function pinnedLookup(
+  resolve: LookupAll,
+  isAllowed: AddressRule,
+  refusal: Refusal = refusedAddress,
+): LookupFunction {
   return (hostname, options, callback) => {
     const fail = (error: NodeJS.ErrnoException) => callback(error, "", 0);
     resolve(hostname, { all: true, verbatim: true }).then(
       (answers) => {
-        if (answers.some((answer) => !isAllowed(answer.address))) return fail(refusedAddress(hostname));
+        if (answers.some((answer) => !isAllowed(answer.address))) return fail(refusal(hostname));
         const family = options.family === "IPv4" ? 4 : options.family === "IPv6" ? 6 : options.family;
         const usable = answers.filter((answer) => !family || answer.family === family);
         const first = usable[0];

@@ -14,7 +14,7 @@ import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { type Dispatcher, fetch as undiciFetch, type RequestInit as UndiciRequestInit } from "undici";
 
 import { AppError } from "../errors.ts";
-import { refusedAddress } from "../core/pinned-agent.ts";
+import { type Refusal, refusedAddress } from "../core/pinned-agent.ts";
 import { type AddressRule, isLocalhostName, isPublicAddress } from "../core/url-guard.ts";
 
 export type GuardedFetchOptions = {
@@ -24,6 +24,8 @@ export type GuardedFetchOptions = {
   plain?: Dispatcher;
   trustedOrigin?: string | null;
   isAllowedAddress?: AddressRule;
+  /** The error a refused target fails with (default: the connectors' wording). */
+  refusal?: Refusal;
   maxRedirects?: number;
 };
 
@@ -34,9 +36,10 @@ const CREDENTIAL_HEADERS = ["authorization", "proxy-authorization", "cookie"];
 export function guardedFetch(options: GuardedFetchOptions): FetchLike {
   const { pinned, plain, trustedOrigin = null, maxRedirects = 5 } = options;
   const isAllowed = options.isAllowedAddress ?? isPublicAddress;
+  const refusal = options.refusal ?? refusedAddress;
   const fetchHop = async (url: URL, init: RequestInit): Promise<Response> => {
     const isTrusted = url.origin === trustedOrigin;
-    if (!isTrusted) assertAllowedTarget(url, isAllowed);
+    if (!isTrusted) assertAllowedTarget(url, isAllowed, refusal);
     const dispatcher = isTrusted ? plain : pinned;
     const hopInit = { ...init, redirect: "manual", ...(dispatcher && { dispatcher }) } as UndiciRequestInit;
     // undici's Response is the one Node's global fetch returns, from a pinned version.
@@ -61,12 +64,12 @@ export function guardedFetch(options: GuardedFetchOptions): FetchLike {
 }
 
 /** Throws unless `url` is http(s) and not a localhost name or a refused IP literal (names are checked at connect). */
-function assertAllowedTarget(url: URL, isAllowed: AddressRule): void {
+function assertAllowedTarget(url: URL, isAllowed: AddressRule, refusal: Refusal): void {
   if (url.protocol !== "http:" && url.protocol !== "https:") {
     throw blocked(`Refused to fetch a ${url.protocol} URL for a connector.`);
   }
   const host = url.hostname.replace(/^\[(.*)\]$/, "$1");
-  if (isLocalhostName(host) || (isIP(host) !== 0 && !isAllowed(host))) throw fetchFailed(refusedAddress(host));
+  if (isLocalhostName(host) || (isIP(host) !== 0 && !isAllowed(host))) throw fetchFailed(refusal(host));
 }
 
 /** The next hop's request, as the fetch standard shapes it (RFC 9110 §15.4). */

@@ -23,6 +23,7 @@ import {
   removeAccount,
   updateAccount,
 } from "./accounts.ts";
+import { serverModelsOf } from "./model-factory.ts";
 import { createModelResolver } from "./model-resolver.ts";
 import { listModelSources } from "./model-sources.ts";
 
@@ -59,6 +60,7 @@ beforeAll(async () => {
       fetch: recordingFetch,
     }),
     defaultModel: () => null,
+    serverModels: serverModelsOf({ ...env, ANTHROPIC_API_KEY: undefined }),
     maxSteps: 4,
     toolTimeoutMs: 5_000,
     toolCallsPerResponse: 8,
@@ -132,6 +134,42 @@ describe("provider accounts", () => {
       addCompatibleAccount(database.db, userId, { label: "LAN", baseUrl: modelsUrl }, { allowPrivateUrls: false }),
     ).rejects.toThrow(/private|loopback|local/i);
     expect((await listAccounts(database.db, userId)).map((account) => account.label)).toEqual(["Ollama"]);
+  });
+
+  it("refuses a model id that neither the chosen account nor the server offers, and stores nothing", async () => {
+    const { userId, sessionId } = await userWithChat("Model chooser");
+    const key = await addApiKeyAccount(database.db, userId, { provider: "anthropic", apiKey: "sk-ant-model-0001" });
+    const requestsBefore = fake.requests("anthropic").length;
+    await expect(
+      manager.startTurn(userId, sessionId, "hi", {
+        provider: "anthropic",
+        model: "claude-expensive-9",
+        accountId: key.id,
+      }),
+    ).rejects.toMatchObject({
+      code: "bad_request:provider",
+      message:
+        'The model "claude-expensive-9" is not offered by your account "Anthropic key". Pick a model from the list for this chat.',
+    });
+    // This manager's server configuration has no Anthropic key: no server model at all.
+    await expect(
+      manager.startTurn(userId, sessionId, "hi", { provider: "anthropic", model: "claude-sonnet-4-5" }),
+    ).rejects.toMatchObject({
+      code: "bad_request:provider",
+      message: 'The model "claude-sonnet-4-5" is not offered by this server. Pick a model from the list for this chat.',
+    });
+    await expect(
+      manager.startTurn(userId, sessionId, "hi", { provider: "openai", model: "gpt-5.1", accountId: key.id }),
+    ).rejects.toMatchObject({ code: "bad_request:provider", message: "That account belongs to another provider." });
+    expect(await database.db.message.count({ where: { sessionId } })).toBe(0);
+    expect(await database.db.turn.count({ where: { sessionId } })).toBe(0);
+    expect(fake.requests("anthropic")).toHaveLength(requestsBefore);
+    const ok = await manager.startTurn(userId, sessionId, "hi", {
+      provider: "anthropic",
+      model: "claude-haiku-4-5",
+      accountId: key.id,
+    });
+    expect((await waitForTurnEnd(database.db, ok.turnId)).status).toBe("completed");
   });
 
   it("runs a turn on the user's own key and on their endpoint", async () => {

@@ -4,9 +4,10 @@
 // - Every read and write is scoped to the owner; another user's account id is "not found".
 // - Credentials live sealed (AES-256-GCM, server/crypto/secrets.ts) in `secrets`; DTOs never carry
 //   them, only whether a key is set. `openCredentials` is for the code that calls the provider.
-// - A compatible endpoint's models come from its `/models` list when it is added (and on refresh);
-//   its URL passes the SSRF guard unless PROVIDER_ALLOW_PRIVATE_URLS (on by default: a self-hoster's
-//   Ollama usually runs on the same machine).
+// - A compatible endpoint's models come from its `/models` list when it is added (and on refresh),
+//   read through the outbound guard (endpoint-fetch.ts): private addresses, directly, by redirect or
+//   by DNS rebinding, are refused with one fixed sentence unless PROVIDER_ALLOW_PRIVATE_URLS (by
+//   default only in the single-user embedded setup, where a self-hoster's Ollama is on the machine).
 import { z } from "zod";
 
 import { openSecret, sealSecret } from "../crypto/secrets.ts";
@@ -14,8 +15,9 @@ import type { Db } from "../db/client.ts";
 import { env } from "../env.ts";
 import { AppError } from "../errors.ts";
 import type { Prisma, ProviderAccount } from "../generated/prisma/client.ts";
-import { assertPublicUrl, type LookupAll } from "../core/url-guard.ts";
+import type { AddressRule, LookupAll } from "../core/url-guard.ts";
 import type { ProviderId } from "../core/canonical.ts";
+import { createEndpointFetch, endpointFetch, ENDPOINT_REFUSAL } from "./endpoint-fetch.ts";
 
 export type AccountCredentials = {
   apiKey?: string;
@@ -196,7 +198,14 @@ export async function addApiKeyAccount(db: Db, ownerId: string, input: AddApiKey
   });
 }
 
-export type EndpointOptions = { allowPrivateUrls?: boolean; lookup?: LookupAll; fetch?: typeof globalThis.fetch };
+/** Test seams: the private-address setting, the resolver and the address rule of the guard. */
+export type EndpointOptions = { allowPrivateUrls?: boolean; lookup?: LookupAll; isAllowedAddress?: AddressRule };
+
+function fetchFor(options: EndpointOptions): typeof globalThis.fetch {
+  const allowPrivate = options.allowPrivateUrls ?? env.PROVIDER_ALLOW_PRIVATE_URLS;
+  if (!options.lookup && !options.isAllowedAddress) return endpointFetch(allowPrivate);
+  return createEndpointFetch({ allowPrivate, lookup: options.lookup, isAllowedAddress: options.isAllowedAddress });
+}
 
 /** The model ids an OpenAI-compatible endpoint lists at `GET <baseUrl>/models`. */
 export async function fetchCompatibleModels(
@@ -204,19 +213,15 @@ export async function fetchCompatibleModels(
   key: string | undefined,
   options: EndpointOptions = {},
 ): Promise<string[]> {
-  await assertPublicUrl(baseUrl, {
-    allowPrivate: options.allowPrivateUrls ?? env.PROVIDER_ALLOW_PRIVATE_URLS,
-    lookup: options.lookup,
-  });
   const url = `${baseUrl.replace(/\/+$/, "")}/models`;
   let response: Response;
   try {
-    response = await (options.fetch ?? fetch)(url, {
+    response = await fetchFor(options)(url, {
       headers: { accept: "application/json", ...(key && { authorization: `Bearer ${key}` }) },
       signal: AbortSignal.timeout(10_000),
-      redirect: "error",
     });
-  } catch {
+  } catch (error) {
+    if (error instanceof AppError && error.message === ENDPOINT_REFUSAL) throw error;
     throw new AppError("bad_request:provider", `Could not reach ${url}. Is the server running?`);
   }
   if (response.status === 401 || response.status === 403)

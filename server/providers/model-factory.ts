@@ -137,3 +137,9 @@ export function listConfiguredProviders(env: ProviderEnv): ConfiguredProvider[] 
     .filter((provider) => configOf(env, provider.id).configured)
     .map((provider) => ({ ...provider, models: [...provider.models] }));
 }
+
+/** The models the server's own configuration offers for `provider` (none when it is not configured). */
+export function serverModelsOf(env: ProviderEnv): (provider: ProviderId) => readonly string[] {
+  const configured = listConfiguredProviders(env);
+  return (provider) => configured.find((entry) => entry.id === provider)?.models ?? [];
+}

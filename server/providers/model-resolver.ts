@@ -5,6 +5,8 @@
 // - `accountId: null` is the server-wide configuration from env (API keys, base URLs).
 // - An account is only used for a chat of its own owner (checked in the same query that reads it).
 // - Credentials are opened here and handed to the SDK; they never reach a log or an error message.
+// - A user's OpenAI-compatible endpoint is reached only through the outbound guard
+//   (endpoint-fetch.ts) unless PROVIDER_ALLOW_PRIVATE_URLS: every request of every turn is checked.
 // - The answer names the request's origin (account + endpoint family, origin.ts): provider data is
 //   tagged with it and only sent back to the same origin.
 import type { LanguageModel } from "ai";
@@ -12,9 +14,9 @@ import type { LanguageModel } from "ai";
 import type { Db } from "../db/client.ts";
 import { AppError } from "../errors.ts";
 import type { ProviderAccount } from "../generated/prisma/client.ts";
-import { assertPublicUrl } from "../core/url-guard.ts";
 import type { ProviderId, ProviderOrigin } from "../core/canonical.ts";
 import { openCredentials } from "./accounts.ts";
+import { createEndpointFetch, type EndpointGuard, endpointFetch } from "./endpoint-fetch.ts";
 import {
   createLanguageModel,
   listConfiguredProviders,
@@ -23,6 +25,7 @@ import {
   resolveProviderConfig,
 } from "./model-factory.ts";
 import { originOf } from "./origin.ts";
+import { type UsageSink, withUsageRecording } from "./usage-recording.ts";
 
 export type ModelTarget = { provider: ProviderId; model: string; accountId: string | null; sessionId: string };
 export type ResolvedModel = {
@@ -49,6 +52,13 @@ export type ResolverOptions = {
   subscriptionConnection?: SubscriptionConnector;
   /** The fetch used for API-key, endpoint and server-wide models (a test seam); default: global fetch. */
   fetch?: typeof globalThis.fetch;
+  /** Test seams of the outbound guard a user's endpoint is reached through (resolver, address rule). */
+  endpointGuard?: Omit<EndpointGuard, "allowPrivate">;
+  /**
+   * Called before each request on a server key (accountId null): may refuse it (a usage limit) and
+   * returns where its token usage goes (server/session/server-key-usage.ts).
+   */
+  serverKeyUsage?: (target: ModelTarget) => Promise<UsageSink>;
 };
 
 const LAST_USED_RESOLUTION_MS = 60_000;
@@ -64,6 +74,12 @@ function apiKeyBaseUrl(env: ProviderEnv, provider: ProviderId): string | undefin
 export function createModelResolver(options: ResolverOptions): ModelResolver {
   const { db, env } = options;
   const serverProviders = listConfiguredProviders(env);
+  // A user's endpoint goes through the outbound guard unless private addresses are allowed.
+  const userEndpointFetch = env.PROVIDER_ALLOW_PRIVATE_URLS
+    ? options.fetch
+    : options.endpointGuard
+      ? createEndpointFetch({ allowPrivate: false, ...options.endpointGuard })
+      : endpointFetch(false);
 
   async function accountConnection(account: ProviderAccount, sessionId: string, signal?: AbortSignal) {
     if (account.kind === "api_key") {
@@ -72,9 +88,8 @@ export function createModelResolver(options: ResolverOptions): ModelResolver {
     }
     if (account.kind === "compatible") {
       if (!account.baseUrl) throw new AppError("bad_request:provider", "This endpoint has no base URL.");
-      await assertPublicUrl(account.baseUrl, { allowPrivate: env.PROVIDER_ALLOW_PRIVATE_URLS });
       const { apiKey } = await openCredentials(account);
-      return { apiKey, baseURL: account.baseUrl };
+      return { apiKey, baseURL: account.baseUrl, fetch: userEndpointFetch };
     }
     if (!options.subscriptionConnection)
       throw new AppError("unavailable:provider", "Subscription accounts are not enabled on this server.");
@@ -85,13 +100,15 @@ export function createModelResolver(options: ResolverOptions): ModelResolver {
     if (target.accountId === null) {
       const connection = resolveProviderConfig(env, target.provider);
       const nativeTools = serverProviders.find((entry) => entry.id === target.provider)?.nativeTools ?? true;
+      const sink = await options.serverKeyUsage?.(target);
+      const model = createLanguageModel({
+        provider: target.provider,
+        modelId: target.model,
+        ...connection,
+        fetch: options.fetch,
+      });
       return {
-        model: createLanguageModel({
-          provider: target.provider,
-          modelId: target.model,
-          ...connection,
-          fetch: options.fetch,
-        }),
+        model: sink ? withUsageRecording(model, sink) : model,
         nativeTools,
         origin: originOf(target.provider, null),
       };

@@ -11,12 +11,13 @@ import { randomUUID } from "node:crypto";
 import { getDatabaseUrl, getDb } from "../db/client.ts";
 import { env } from "../env.ts";
 import { createMcpRuntime, installShutdown as installMcpShutdown, type McpRuntime } from "../mcp/mcp-runtime.ts";
-import { listConfiguredProviders } from "../providers/model-factory.ts";
+import { listConfiguredProviders, serverModelsOf } from "../providers/model-factory.ts";
 import { createModelResolver } from "../providers/model-resolver.ts";
 import { subscriptionConnection } from "../providers/subscriptions/connection.ts";
 import { holdInstanceLock, type InstanceLock } from "./instance-lock.ts";
 import { SessionManager, type ModelChoice } from "./manager.ts";
 import { startListening } from "../db/notifier.ts";
+import { type ChoiceRules, serverKeyUsage } from "./server-key-usage.ts";
 import { recordToolsChanged } from "./tools-changed.ts";
 
 const globalForManager = globalThis as unknown as {
@@ -31,6 +32,14 @@ export const SYSTEM_PROMPT =
 export function defaultModelChoice(): ModelChoice | null {
   const first = listConfiguredProviders(env).find((provider) => provider.models.length > 0);
   return first ? { provider: first.id, model: first.models[0]! } : null;
+}
+
+/** What a model choice must satisfy on this server: offered models and the per-user usage limits. */
+export function choiceRules(): ChoiceRules {
+  return {
+    serverModels: serverModelsOf(env),
+    usageLimits: { requestsPerMinute: env.USER_REQUESTS_PER_MINUTE, tokensPerDay: env.USER_TOKENS_PER_DAY },
+  };
 }
 
 /** This instance's lock; without one (the database refused it) only leases tell a dead instance. */
@@ -54,8 +63,14 @@ async function createManager(): Promise<SessionManager> {
     db,
     instanceLock,
     tools: registry,
-    resolveModel: createModelResolver({ db, env, subscriptionConnection }),
+    resolveModel: createModelResolver({
+      db,
+      env,
+      subscriptionConnection,
+      serverKeyUsage: serverKeyUsage(db, choiceRules().usageLimits),
+    }),
     defaultModel: defaultModelChoice,
+    ...choiceRules(),
     maxSteps: env.TURN_MAX_STEPS,
     toolTimeoutMs: env.TOOL_TIMEOUT_MS,
     toolCallsPerResponse: env.TOOL_CALLS_PER_RESPONSE,

@@ -20,12 +20,14 @@ import type { ProviderId } from "../core/canonical.ts";
 import { DEFAULT_SESSION_TITLE, getChatSession } from "../db/chat-sessions.ts";
 import { retryWhileDatabaseUnavailable } from "./database-retry.ts";
 import { findEditableMessage, replaceLastUserMessage } from "./edit-resend.ts";
+import type { UsageLimits } from "../policy/usage-limits.ts";
+import { authorizeChoice } from "./server-key-usage.ts";
 import {
-  assertUsableAccount,
   normalizeChoice,
   personaPrompt,
   sessionModel,
   type ModelChoice,
+  type ServerModels,
   type TurnModel,
 } from "./turn-models.ts";
 import { appendEvents, type EventInput } from "./event-log.ts";
@@ -48,6 +50,10 @@ export type ManagerOptions = {
   /** The language model for one request, resolved right before it (tokens refreshed as needed). */
   resolveModel: ModelResolver;
   defaultModel: () => ModelChoice | null;
+  /** The models the server's own configuration offers per provider; a choice outside them is refused. */
+  serverModels: ServerModels;
+  /** Per-user limits on the server's keys (default: none). */
+  usageLimits?: UsageLimits;
   maxSteps: number;
   toolTimeoutMs: number;
   /** Most tool calls of one model response that run; the rest get an error result. */
@@ -115,6 +121,11 @@ export class SessionManager {
     await Promise.all([...this.running.values()].map((run) => run.done));
   }
 
+  private choiceRules() {
+    const { serverModels, usageLimits = { requestsPerMinute: null, tokensPerDay: null } } = this.options;
+    return { serverModels, usageLimits };
+  }
+
   isRunningHere(turnId: string): boolean {
     return this.running.has(turnId);
   }
@@ -134,7 +145,7 @@ export class SessionManager {
         "bad_request:provider",
         "No model provider is configured. Add an API key or endpoint in Settings → Providers first.",
       );
-    if (choice) await assertUsableAccount(this.options.db, ownerId, model);
+    await authorizeChoice(db, ownerId, model, this.choiceRules());
     const turnId = randomUUID();
     const claim = () =>
       startTurnRows(db, {
@@ -199,7 +210,7 @@ export class SessionManager {
       model: old.model,
       accountId: old.providerAccountId,
     };
-    if (choice) await assertUsableAccount(this.options.db, ownerId, model);
+    await authorizeChoice(this.options.db, ownerId, model, this.choiceRules());
     const newId = randomUUID();
     const newTurn = this.turnData(newId, old.sessionId, old.userMessageId, old.historySeq, model);
     const settled = await supersedeForRestart(this.options.db, { old, newTurn, keepFinishedRounds });
@@ -224,7 +235,7 @@ export class SessionManager {
       choice ?? (await sessionModel(this.options.db, target.sessionId)) ?? this.options.defaultModel(),
     );
     if (!model) throw new AppError("bad_request:provider", "No model provider is configured.");
-    if (choice) await assertUsableAccount(this.options.db, ownerId, model);
+    await authorizeChoice(this.options.db, ownerId, model, this.choiceRules());
     const turnId = randomUUID();
     const replaced = await replaceLastUserMessage(this.options.db, ownerId, target, text, {
       turnId,

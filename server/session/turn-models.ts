@@ -1,5 +1,8 @@
 // What a turn runs on, read for the session manager: the model choice (provider, model, account) a
-// chat last used, whether a chosen provider account may be used, and the chat's persona prompt.
+// chat last used, whether a choice may be used, and the chat's persona prompt. A choice is only ever
+// run when its model is one the chosen account offers (its stored model list) or, without an
+// account, one the server offers for that provider (`*_MODELS` of a configured provider): the
+// model id is free text from the browser and runs on someone's key.
 import type { Db } from "../db/client.ts";
 import { AppError } from "../errors.ts";
 import type { ProviderId } from "../core/canonical.ts";
@@ -34,14 +37,37 @@ export async function sessionModel(db: Db, sessionId: string): Promise<ModelChoi
     : null;
 }
 
-/** A chosen account must be the user's own and speak the chosen provider's wire format. */
-export async function assertUsableAccount(db: Db, ownerId: string, model: TurnModel): Promise<void> {
-  if (!model.accountId) return;
+/** The models the server itself offers for a provider (none when it is not configured). */
+export type ServerModels = (provider: ProviderId) => readonly string[];
+
+function notOffered(model: string, where: string): AppError {
+  const shown = model.length > 80 ? `${model.slice(0, 80)}…` : model;
+  return new AppError(
+    "bad_request:provider",
+    `The model "${shown}" is not offered by ${where}. Pick a model from the list for this chat.`,
+  );
+}
+
+/**
+ * A choice is usable when its account is the user's own, speaks the chosen provider's wire format
+ * and lists the model, or (no account) when the server offers the model for that provider.
+ */
+export async function assertOfferedModel(
+  db: Db,
+  ownerId: string,
+  model: TurnModel,
+  serverModels: ServerModels,
+): Promise<void> {
+  if (!model.accountId) {
+    if (!serverModels(model.provider).includes(model.model)) throw notOffered(model.model, "this server");
+    return;
+  }
   const account = await db.providerAccount.findFirst({
     where: { id: model.accountId, ownerId },
-    select: { provider: true },
+    select: { provider: true, models: true, label: true },
   });
   if (!account) throw new AppError("not_found:provider", "That provider account was not found.");
   if (account.provider !== model.provider)
     throw new AppError("bad_request:provider", "That account belongs to another provider.");
+  if (!account.models.includes(model.model)) throw notOffered(model.model, `your account "${account.label}"`);
 }

@@ -3,12 +3,8 @@
 // address must be a path on this site (no open redirects).
 import { env } from "@/server/env.ts";
 import { signIn, signOut } from "@/server/auth/config.ts";
+import { safeReturnPath } from "@/server/auth/safe-path.ts";
 import { listSignInProviders } from "@/server/auth/providers.ts";
-
-function safeReturnPath(value: FormDataEntryValue | null): string {
-  const path = typeof value === "string" ? value : "/";
-  return path.startsWith("/") && !path.startsWith("//") && !path.startsWith("/\\") ? path : "/";
-}
 
 export async function signInWithProvider(formData: FormData): Promise<void> {
   const providerId = formData.get("providerId");

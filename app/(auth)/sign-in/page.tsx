@@ -4,6 +4,7 @@ import { redirect } from "next/navigation";
 
 import { Button } from "@/components/ui/button.tsx";
 import { canonicalLoopbackOrigin } from "@/server/auth/loopback-host.ts";
+import { safeReturnPath } from "@/server/auth/safe-path.ts";
 import { getSessionUser } from "@/server/auth/session.ts";
 import { listSignInProviders } from "@/server/auth/providers.ts";
 import { env } from "@/server/env.ts";
@@ -21,12 +22,12 @@ const errorMessages: Record<string, string> = {
 type SearchParams = Promise<{ callbackUrl?: string; error?: string }>;
 
 export default async function SignInPage({ searchParams }: { searchParams: SearchParams }) {
-  const { callbackUrl, error } = await searchParams;
-  if (await getSessionUser()) redirect(callbackUrl?.startsWith("/") ? callbackUrl : "/");
+  const { callbackUrl: requested, error } = await searchParams;
+  const callbackUrl = safeReturnPath(requested);
+  if (await getSessionUser()) redirect(callbackUrl);
   // Signing in on another loopback name than AUTH_URL's would lose the sign-in cookies on the way back.
   const canonical = canonicalLoopbackOrigin(env.AUTH_URL, (await headers()).get("host"));
-  if (canonical)
-    redirect(`${canonical}/sign-in${callbackUrl ? `?callbackUrl=${encodeURIComponent(callbackUrl)}` : ""}`);
+  if (canonical) redirect(`${canonical}/sign-in?callbackUrl=${encodeURIComponent(callbackUrl)}`);
   const providers = listSignInProviders(env);
   const errorMessage = error ? (errorMessages[error] ?? "Sign-in failed. Try again.") : undefined;
   return (
@@ -47,7 +48,7 @@ export default async function SignInPage({ searchParams }: { searchParams: Searc
         {providers.map((provider) => (
           <form key={provider.id} action={signInWithProvider}>
             <input type="hidden" name="providerId" value={provider.id} />
-            <input type="hidden" name="callbackUrl" value={callbackUrl ?? "/"} />
+            <input type="hidden" name="callbackUrl" value={callbackUrl} />
             <Button type="submit" className="w-full">
               Continue with {provider.name}
             </Button>

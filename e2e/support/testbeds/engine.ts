@@ -64,6 +64,7 @@ export function createManager(
     tools: createBuiltinToolSource(),
     resolveModel: fakeResolver(fakeUrls),
     defaultModel: () => ({ provider: "anthropic", model: TEST_MODELS.anthropic }),
+    serverModels: (provider) => [TEST_MODELS[provider]],
     maxSteps: 8,
     toolTimeoutMs: 5_000,
     toolCallsPerResponse: 8,

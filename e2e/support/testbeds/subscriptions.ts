@@ -10,6 +10,7 @@ import { createBuiltinToolSource } from "../../../server/mcp/builtin-tools.ts";
 import { SessionManager } from "../../../server/session/manager.ts";
 import { startListening, stopListening } from "../../../server/db/notifier.ts";
 import { createTestDatabase, type TestDatabase } from "./database.ts";
+import { serverModelsOf } from "../../../server/providers/model-factory.ts";
 import { createModelResolver } from "../../../server/providers/model-resolver.ts";
 import { subscriptionConnection } from "../../../server/providers/subscriptions/connection.ts";
 import { completeLogin, pollLogin, startLogin } from "../../../server/providers/subscriptions/logins.ts";
@@ -48,6 +49,7 @@ export async function startSubscriptionHarness(): Promise<SubscriptionHarness> {
         subscriptionConnection(db, account, signal, { env, onboarding: { pollIntervalMs: 5 } }),
     }),
     defaultModel: () => null,
+    serverModels: serverModelsOf(env),
     maxSteps: 8,
     toolTimeoutMs: 5_000,
     toolCallsPerResponse: 8,

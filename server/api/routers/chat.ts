@@ -10,7 +10,10 @@ import { providerIdSchema } from "../../core/canonical.ts";
 import { getChatSession } from "../../db/chat-sessions.ts";
 import { followEvents } from "../../session/event-feed.ts";
 import { getSessionHistory } from "../../session/history.ts";
-import { getSessionManager } from "../../session/app-runtime.ts";
+import { choiceRules, getSessionManager } from "../../session/app-runtime.ts";
+import { authorizeChoice } from "../../session/server-key-usage.ts";
+import { type ModelChoice, normalizeChoice } from "../../session/turn-models.ts";
+import type { Context } from "../trpc.ts";
 import { createTRPCRouter, protectedProcedure } from "../trpc.ts";
 
 const id = z.string().min(1).max(64);
@@ -25,6 +28,15 @@ const messageText = z
   .min(1, { error: "Write a message first" })
   .max(100_000, { error: "The message is too long (100,000 characters at most)" });
 
+/**
+ * A chosen model must be offered and, on a server key, within the user's limits: refused here with a
+ * 400 / 429 in words before anything is stored (the session manager checks stored choices itself).
+ */
+async function authorize(ctx: Context & { user: { id: string } }, choice: ModelChoice | undefined): Promise<void> {
+  const model = normalizeChoice(choice ?? null);
+  if (model) await authorizeChoice(ctx.db, ctx.user.id, model, choiceRules());
+}
+
 export const chatRouter = createTRPCRouter({
   /** Server-wide providers and the user's own accounts, with their models (never a credential). */
   providers: protectedProcedure.query(({ ctx }) => listModelSources(ctx.db, env, ctx.user.id)),
@@ -35,16 +47,18 @@ export const chatRouter = createTRPCRouter({
 
   send: protectedProcedure
     .input(z.object({ sessionId: id, text: messageText, choice: modelChoice.optional() }))
-    .mutation(async ({ ctx, input }) =>
-      (await getSessionManager()).startTurn(ctx.user.id, input.sessionId, input.text, input.choice),
-    ),
+    .mutation(async ({ ctx, input }) => {
+      await authorize(ctx, input.choice);
+      return (await getSessionManager()).startTurn(ctx.user.id, input.sessionId, input.text, input.choice);
+    }),
 
   /** Edit the chat's last message: the old one and its answers are superseded, the new text answered. */
   editAndResend: protectedProcedure
     .input(z.object({ messageId: id, text: messageText, choice: modelChoice.optional() }))
-    .mutation(async ({ ctx, input }) =>
-      (await getSessionManager()).editAndResend(ctx.user.id, input.messageId, input.text, input.choice),
-    ),
+    .mutation(async ({ ctx, input }) => {
+      await authorize(ctx, input.choice);
+      return (await getSessionManager()).editAndResend(ctx.user.id, input.messageId, input.text, input.choice);
+    }),
 
   cancel: protectedProcedure.input(z.object({ turnId: id })).mutation(async ({ ctx, input }) => {
     await (await getSessionManager()).cancel(ctx.user.id, input.turnId);
@@ -54,7 +68,10 @@ export const chatRouter = createTRPCRouter({
   /** Regenerate: supersede the turn and answer again from the same user message (a full redo). */
   restart: protectedProcedure
     .input(z.object({ turnId: id, choice: modelChoice.optional() }))
-    .mutation(async ({ ctx, input }) => (await getSessionManager()).restart(ctx.user.id, input.turnId, input.choice)),
+    .mutation(async ({ ctx, input }) => {
+      await authorize(ctx, input.choice);
+      return (await getSessionManager()).restart(ctx.user.id, input.turnId, input.choice);
+    }),
 
   /**
    * Apply now: supersede the streaming turn and restart it on the latest tool revision, keeping its

@@ -45,7 +45,7 @@ type Case = {
 const CASES: Record<string, Case> = {
   "an OpenAI API key to a ChatGPT subscription": {
     provider: "openai",
-    model: "gpt-5.1-codex",
+    model: "gpt-5.1", // offered by both: an OpenAI key (OPENAI_MODELS) and ChatGPT (CHATGPT_MODELS)
     from: (userId) => apiKey(userId, "openai", "sk-openai-key-one-000000"),
     to: (userId) => connectChatGpt(h, userId),
     endpoints: ["openai-responses", "chatgpt-codex"],
