@@ -297,3 +297,13 @@ test("the MCP OAuth callback refuses NUL and oversized parameters with a 400 in 
     expect(text).not.toMatch(INTERNALS);
   }
 });
+
+test("a body over 1 MiB is refused with 413 in words before it is read", async () => {
+  const procedure = { path: "session.rename", type: "mutation", input: null } as const;
+  const huge = JSON.stringify({ json: { id: "x", title: "y".repeat(2_000_000) } });
+  const reply = await callRaw(EXTERNAL_APP_URL, procedure, huge);
+  expect(reply.status).toBe(413);
+  const body = JSON.parse(reply.text) as { code: string; message: string };
+  expect(body.code).toBe("too_large:api");
+  expect(body.message).toMatch(/^The request is too large \(1 MiB at most; this one declares \d+ bytes\)\.$/);
+});
