@@ -44,7 +44,7 @@ const productionZones = [
   },
 ];
 
-/** Error classes recognised by brand or name, never by instanceof (see server/brand.ts). */
+/** Error classes recognised by brand or name, never by instanceof (see server/core/brand.ts). */
 const ownErrorClasses =
   "^(AppError|ToolError|StepAborted|RefreshRevokedError|ToolNameCollisionError|EnvError|TRPCError|ZodError)$";
 

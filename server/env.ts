@@ -3,7 +3,7 @@
 // names the variable; nothing else in the code base touches process.env.
 import { z } from "zod";
 
-import { brandOf, hasBrand } from "./brand.ts";
+import { brandOf, hasBrand } from "./core/brand.ts";
 import { hostingRefusals, isSingleUserEmbedded } from "./hosting-policy.ts";
 
 const optionalString = z

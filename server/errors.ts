@@ -9,7 +9,7 @@
 // hold several copies of this class.
 import { TRPCError } from "@trpc/server";
 
-import { brandOf, hasBrand } from "./brand.ts";
+import { brandOf, hasBrand } from "./core/brand.ts";
 import { isDatabaseUnavailable } from "./database-unavailable.ts";
 
 export const errorTypes = {

@@ -2,7 +2,7 @@
 // with the variable named) and what it only warns about.
 import { describe, expect, it } from "vitest";
 
-import { EnvError, parseEnv } from "./env.ts";
+import { isEnvError, parseEnv } from "./env.ts";
 import { hostingWarnings, isLoopbackHost } from "./hosting-policy.ts";
 
 const OIDC = { AUTH_OIDC_ISSUER: "https://sso.example.com", AUTH_OIDC_ID: "patchbay", AUTH_OIDC_SECRET: "s3cret" };
@@ -11,7 +11,7 @@ function envError(source: Record<string, string>): string {
   try {
     parseEnv(source);
   } catch (error) {
-    if (error instanceof EnvError) return error.message;
+    if (isEnvError(error)) return error.message;
     throw error;
   }
   throw new Error("parseEnv accepted the configuration");

@@ -1,7 +1,7 @@
 // Start-up checks for `next start` (called from instrumentation.ts): a configuration error
 // (server/env.ts) stops the process with its message and exit code 1, instead of leaving a server
 // up that answers every request with a 500.
-import { brandOf, hasBrand } from "./brand.ts";
+import { brandOf, hasBrand } from "./core/brand.ts";
 
 export async function loadConfigOrExit(): Promise<void> {
   try {

@@ -6,7 +6,7 @@
 // result never depends on the order tools were listed in.
 import { createHash } from "node:crypto";
 
-import { brandOf, hasBrand } from "../brand.ts";
+import { brandOf, hasBrand } from "./brand.ts";
 
 export const MAX_TOOL_NAME_LENGTH = 60;
 export const exposedToolNamePattern = /^[a-zA-Z_][a-zA-Z0-9_-]{0,59}$/;

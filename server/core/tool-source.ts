@@ -3,7 +3,7 @@
 // source with the guarantees a turn relies on: validated by the source, bounded by a timeout,
 // cancelled by the turn's AbortSignal, and never throwing — every failure becomes a structured
 // error result the model can read. The MCP registry is a ToolSource; so are the built-in tools.
-import { brandOf, hasBrand } from "../brand.ts";
+import { brandOf, hasBrand } from "./brand.ts";
 import type { ExposedPolicy } from "./tool-policy.ts";
 import type { JsonValue, ToolSpec } from "./canonical.ts";
 

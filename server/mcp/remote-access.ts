@@ -8,7 +8,7 @@
 import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { Agent } from "undici";
 
-import { guardedFetch } from "./guarded-fetch.ts";
+import { guardedFetch } from "../core/guarded-fetch.ts";
 import { createPinnedAgent } from "../core/pinned-agent.ts";
 import { type AddressRule, assertPublicUrl, type LookupAll } from "../core/url-guard.ts";
 

@@ -13,7 +13,7 @@ import { z } from "zod";
 import { openSecret, sealSecret } from "../crypto/secrets.ts";
 import type { Db } from "../db/client.ts";
 import { env } from "../env.ts";
-import { AppError } from "../errors.ts";
+import { AppError, isAppError } from "../errors.ts";
 import type { Prisma, ProviderAccount } from "../generated/prisma/client.ts";
 import type { AddressRule, LookupAll } from "../core/url-guard.ts";
 import type { ProviderId } from "../core/canonical.ts";
@@ -221,7 +221,7 @@ export async function fetchCompatibleModels(
       signal: AbortSignal.timeout(10_000),
     });
   } catch (error) {
-    if (error instanceof AppError && error.message === ENDPOINT_REFUSAL) throw error;
+    if (isAppError(error) && error.message === ENDPOINT_REFUSAL) throw error;
     throw new AppError("bad_request:provider", `Could not reach ${url}. Is the server running?`);
   }
   if (response.status === 401 || response.status === 403)

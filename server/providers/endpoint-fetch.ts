@@ -6,8 +6,8 @@
 // A refusal is one fixed sentence naming the setting, whatever the target, its port or whether
 // anything listens there: it is decided before any connection, so it maps nothing. It is thrown as
 // an AppError (not a "fetch failed"), so the AI SDK and safe-error.ts pass its words to the turn.
-import { AppError } from "../errors.ts";
-import { guardedFetch } from "../mcp/guarded-fetch.ts";
+import { AppError, isAppError } from "../errors.ts";
+import { guardedFetch } from "../core/guarded-fetch.ts";
 import { createPinnedAgent } from "../core/pinned-agent.ts";
 import { type AddressRule, isPublicAddress, type LookupAll } from "../core/url-guard.ts";
 
@@ -28,7 +28,7 @@ export function endpointRefusal(): AppError {
 /** The refusal inside a guarded fetch failure ("fetch failed" with it as cause), if that is what it is. */
 function refusalIn(error: unknown): AppError | null {
   const cause = error instanceof Error ? error.cause : undefined;
-  return cause instanceof AppError && cause.message === ENDPOINT_REFUSAL ? cause : null;
+  return isAppError(cause) && cause.message === ENDPOINT_REFUSAL ? cause : null;
 }
 
 /** A fetch that only reaches what `guard` allows; redirects are followed and checked hop by hop. */

@@ -5,7 +5,7 @@
 // model reads (`too_many_calls`, `rate_limited`, `denied`, `unknown_tool`), and the turn goes on.
 import type { Db } from "../db/client.ts";
 import { requestApproval, waitForDecision } from "../policy/approvals.ts";
-import { brandOf, hasBrand } from "../brand.ts";
+import { brandOf, hasBrand } from "../core/brand.ts";
 import {
   countRecentToolCalls,
   limitMessage,

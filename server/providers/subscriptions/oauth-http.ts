@@ -3,7 +3,7 @@
 // each flow decides what a status means. Only an unreachable host throws (unavailable:provider).
 // Token responses are read into a TokenSet; an error answer is classified as permanent (the user must
 // sign in again) or transient. Nothing here ever puts a token or a response body into an error.
-import { brandOf, hasBrand } from "../../brand.ts";
+import { brandOf, hasBrand } from "../../core/brand.ts";
 import { AppError } from "../../errors.ts";
 
 export type OAuthAnswer = { status: number; body: Record<string, unknown> };
