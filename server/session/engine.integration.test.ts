@@ -18,7 +18,7 @@ import {
 } from "../../e2e/support/testbeds/engine.ts";
 import { providerIds, type ProviderId } from "../core/canonical.ts";
 import { followEvents } from "./event-feed.ts";
-import { readEventsAfter } from "./event-log.ts";
+import { readEventsAfter } from "./event-reads.ts";
 import { getSessionHistory } from "./history.ts";
 
 const TIME_TOOL = exposeToolName("builtin.current_time");

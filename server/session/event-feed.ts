@@ -5,7 +5,8 @@
 // time (the turn that holds the session), so ids are in commit order within a session. The SQL is
 // in event-log.ts (with the event types); this module follows the log for a subscriber.
 import type { Db } from "../db/client.ts";
-import { EVENT_PAGE_SIZE, onEventsAppended, readEventsAfter, type AppendedEvents } from "./event-log.ts";
+import { onEventsAppended, type AppendedEvents } from "./event-log.ts";
+import { EVENT_PAGE_SIZE, readEventsAfter } from "./event-reads.ts";
 import { type SessionEventDto } from "./event-types.ts";
 import { CHANNELS, onNotification } from "../db/notifier.ts";
 

@@ -68,8 +68,6 @@ export function onEventsAppended(sessionId: string, listener: (appended: Appende
   return () => appendedHere.off(sessionId, listener);
 }
 
-const PAGE_SIZE = 500;
-
 /**
  * The CTE `appended`, for a statement that writes other rows in the same breath: it appends the
  * jsonb array `events` ([{ type, data }], in order) for `sessionId` / `turnId`. The arguments are
@@ -297,27 +295,4 @@ async function writeDeltas(client: pg.PoolClient, taken: [string, QueuedDeltas][
     [`[${input.join(",")}]`],
   );
   return rows;
-}
-
-type EventRow = Omit<SessionEventDto, "type"> & { type: string };
-
-/** The session's next page of events after `afterId` (all of them from the start when null), oldest first. */
-export async function readEventsAfter(db: Db, sessionId: string, afterId: string | null): Promise<SessionEventDto[]> {
-  const { rows } = await poolOf(db).query<EventRow>(
-    `SELECT id::text AS id, "sessionId", "turnId", "type", "data", "createdAt" AT TIME ZONE 'UTC' AS "createdAt"
-    FROM "SessionEvent" WHERE "sessionId" = $1 AND id > $2::bigint ORDER BY "SessionEvent".id LIMIT ${PAGE_SIZE}`,
-    [sessionId, afterId ?? "0"],
-  );
-  return rows as SessionEventDto[];
-}
-
-export const EVENT_PAGE_SIZE = PAGE_SIZE;
-
-/** The id of the session's last event, or null when it has none. */
-export async function getLastEventId(db: Db, sessionId: string): Promise<string | null> {
-  const { rows } = await poolOf(db).query<{ id: string | null }>(
-    `SELECT max(id)::text AS id FROM "SessionEvent" WHERE "sessionId" = $1`,
-    [sessionId],
-  );
-  return rows[0]?.id ?? null;
 }

@@ -38,7 +38,7 @@ import { CHANNELS, notify, onNotification } from "../db/notifier.ts";
 import { supersedeForRestart } from "./restart.ts";
 import { runTurn } from "./turn-runner.ts";
 import { type TurnSpec } from "./turn-spec.ts";
-import { finishTurn, releaseSession, turnSelect } from "./turn-end.ts";
+import { finishTurn, turnSelect } from "./turn-end.ts";
 import { startTurnRows } from "./turn-sql.ts";
 import type { ToolSource } from "../core/tool-source.ts";
 
