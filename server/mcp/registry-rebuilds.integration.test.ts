@@ -33,10 +33,13 @@ async function addConnector(name: string, config: ConnectorConfig): Promise<stri
   return row.id;
 }
 
-/** A fixture tool call on a connector's (shared) connection: add_tool / remove_tool announce list_changed. */
+/**
+ * A fixture tool call on a connector's (shared) connection: add_tool / remove_tool announce list_changed.
+ * The first call spawns the stdio fixture, which takes seconds on a loaded machine: a generous bound.
+ */
 function fixture(connectorId: string, tool: string, args: Record<string, string> = {}) {
   const { config } = connectors.get(connectorId)!;
-  return pool.callTool(connectorId, config, tool, args, { signal: AbortSignal.timeout(5_000), timeoutMs: 5_000 });
+  return pool.callTool(connectorId, config, tool, args, { signal: AbortSignal.timeout(20_000), timeoutMs: 20_000 });
 }
 
 /** Adds or removes a tool and waits until the pool's cached list shows it (list_changed is debounced). */
