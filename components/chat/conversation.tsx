@@ -3,7 +3,8 @@
 // by an edit is shown collapsed with its answers, above the edited one, the way a restarted turn
 // sits collapsed above its replacement ("Restarted with revision N"). Only the last message may be
 // edited, never mid-answer; only the last turn offers Try again when it failed. A page opened (or
-// reloaded) while an answer streams lands scrolled to that live answer, at the end.
+// reloaded) while an answer streams lands scrolled to that live answer, at the end, and follows it
+// as it grows until the reader scrolls away.
 import { useEffect, useRef } from "react";
 
 import { findStreamingTurn, type ChatState } from "./chat-state.ts";
@@ -23,20 +24,35 @@ function textOf(message: ChatState["messages"][number]): string {
   return message.parts.map((part) => (part.type === "text" ? part.text : "")).join("");
 }
 
-/** On the first render only: scrolls `end` into view when an answer is streaming then. */
-function useLandOnLiveAnswer(isStreaming: boolean) {
-  const end = useRef<HTMLDivElement>(null);
-  const hasLanded = useRef(false);
+/** Within this many pixels of the page's end, the reader counts as following the live answer. */
+const FOLLOW_SLACK_PX = 120;
+
+function isAtPageEnd(): boolean {
+  return window.innerHeight + window.scrollY >= document.documentElement.scrollHeight - FOLLOW_SLACK_PX;
+}
+
+/**
+ * A page opened while an answer streams lands on that live answer (scrolls to the page's end, where
+ * it sits just above the composer), and stays there as it grows while the reader stays at the end;
+ * scrolling up stops the following.
+ */
+function useFollowLiveAnswer(isStreaming: boolean, content: unknown) {
+  const isFollowing = useRef<boolean | null>(null); // null until the first render decided
   useEffect(() => {
-    if (hasLanded.current) return;
-    hasLanded.current = true;
-    if (isStreaming) end.current?.scrollIntoView({ block: "end" });
-  }, [isStreaming]);
-  return end;
+    const onScroll = () => {
+      if (isFollowing.current !== null) isFollowing.current = isAtPageEnd();
+    };
+    window.addEventListener("scroll", onScroll, { passive: true });
+    return () => window.removeEventListener("scroll", onScroll);
+  }, []);
+  useEffect(() => {
+    if (isFollowing.current === null) isFollowing.current = isStreaming;
+    if (isStreaming && isFollowing.current) window.scrollTo({ top: document.documentElement.scrollHeight });
+  }, [isStreaming, content]);
 }
 
 export function Conversation({ state, onEdit, onRetry }: Props) {
-  const end = useLandOnLiveAnswer(!!findStreamingTurn(state));
+  useFollowLiveAnswer(!!findStreamingTurn(state), state.messages);
   const userMessages = state.messages.filter((message) => message.role === "user");
   const lastId = userMessages.filter((message) => !message.replacedBy).at(-1)?.id;
   const lastTurnId = state.turns.at(-1)?.id;
@@ -82,7 +98,6 @@ export function Conversation({ state, onEdit, onRetry }: Props) {
           </div>
         ),
       )}
-      <div ref={end} aria-hidden="true" />
     </section>
   );
 }

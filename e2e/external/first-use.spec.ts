@@ -1,7 +1,7 @@
 // What a new user met in the browser (issue 11), each checked where it happened: the home page's
 // New chat opens the chat it creates; the Turn details drawer is wide enough for its table (Tokens
 // and Time without a sideways scroll); a page reloaded mid-answer in a long chat lands scrolled to
-// the live answer, not at the top.
+// the live answer, not at the top, and stays on it while it grows.
 import { scriptFakeReply } from "../support/fake-provider-control.ts";
 import { expect, test } from "../support/fixtures.ts";
 
@@ -30,6 +30,7 @@ test("the Turn details drawer shows its whole table without a sideways scroll", 
 });
 
 test("a reload mid-answer in a long chat lands on the live answer", async ({ page, request, chat }) => {
+  test.setTimeout(120_000);
   await chat.openNewChat();
   const filler = "A long question that fills the page with lines of text. ".repeat(25);
   for (let i = 0; i < 4; i += 1) {
@@ -38,7 +39,7 @@ test("a reload mid-answer in a long chat lands on the live answer", async ({ pag
   }
   await scriptFakeReply(request, "anthropic", {
     forMessage: "answer slowly at the end",
-    steps: [{ type: "text", text: "live ".repeat(600), chunkSize: 5 }],
+    steps: [{ type: "text", text: "live ".repeat(1500), chunkSize: 5 }], // about a minute
     delayMs: 40,
   });
   await chat.send("answer slowly at the end");
@@ -50,4 +51,8 @@ test("a reload mid-answer in a long chat lands on the live answer", async ({ pag
   await expect(writing).toBeInViewport();
   expect(await page.evaluate(() => window.scrollY)).toBeGreaterThan(0);
   await expect(page.getByTestId("user-message").first()).not.toBeInViewport();
+  // It stays on the live answer as the answer grows.
+  await expect(chat.lastAnswer()).toContainText("live ".repeat(300).trim(), { timeout: 30_000 });
+  await expect(writing).toBeInViewport();
+  await chat.stop();
 });
