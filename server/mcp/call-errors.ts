@@ -33,6 +33,32 @@ export function isTransportFailure(error: unknown): boolean {
   );
 }
 
+/**
+ * The server no longer knows our session (it restarted, or expired it): 404 as the spec says, or the
+ * 400 "No valid session ID" some servers (e.g. the reference server-everything) answer instead.
+ * The legacy SSE transport reports a refused POST as a plain Error with the status in its text.
+ */
+export function isSessionLost(error: unknown): boolean {
+  if (error instanceof StreamableHTTPError) {
+    return error.code === 404 || (error.code === 400 && /session/i.test(error.message));
+  }
+  return error instanceof Error && /^Error POSTing to endpoint \(HTTP 404\)/.test(error.message);
+}
+
+/**
+ * A transport's report that its stream broke or could not be reopened (the SDK's own words), or that
+ * the server could not be reached: the connection may be gone, so connection.ts checks.
+ */
+export function isStreamTrouble(error: unknown): boolean {
+  if (isTransportFailure(error)) return true;
+  return (
+    error instanceof Error &&
+    /^(SSE stream disconnected|Failed to reconnect|Failed to open SSE stream|Maximum reconnection attempts)/.test(
+      error.message,
+    )
+  );
+}
+
 export function describe(error: unknown): string {
   // A refused address or redirect (guarded-fetch.ts) rides as the cause of a "fetch failed" TypeError.
   if (error instanceof TypeError && error.cause instanceof AppError) return error.cause.message;

@@ -3,7 +3,9 @@
 //   key closes the old connection (and kills its stdio child) and opens a new one.
 // - The tool list is cached per connection, fetched across all pages, and re-fetched (debounced) when
 //   the server sends notifications/tools/list_changed; `onToolsChanged` fires when the list differs.
-// - A dropped connection turns `unhealthy` and is re-opened in the background with exponential backoff
+// - A dropped connection (a stdio child that exited, a transport that closed, or an HTTP server that
+//   stopped answering: see connection.ts) fails its pending calls at once with ToolError
+//   "unavailable", turns `unhealthy` and is re-opened in the background with exponential backoff
 //   (0.5 s doubling to 30 s; the ladder resets once a connection stayed up for 10 s). A caller that
 //   needs the connection meanwhile does not wait for the backoff: it tries to connect at once.
 // - Every failure a caller sees is a ToolError (cancelled, timeout, failed) written for the model.
@@ -32,6 +34,11 @@ export type ConnectionPoolOptions = {
   listChangedDebounceMs?: number;
   /** How the operator's log names a connection (e.g. the connector's name); default: the key. */
   describeKey?: (key: string) => string;
+  /**
+   * The connector's name, for every message a user or a model reads (a ToolError, `lastError`):
+   * keys hold ids (connection-keys.ts), which must not reach them. Default: the key.
+   */
+  nameOf?: (key: string) => string | undefined;
   /**
    * How HTTP/SSE connections reach their URL (remote-access.ts): `checkUrl` before every connect
    * (throw to refuse) and the fetch every request of the connection, OAuth included, goes through.

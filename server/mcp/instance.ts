@@ -48,6 +48,8 @@ async function createRuntime(): Promise<McpRuntime> {
       const name = names.get(parseConnectionKey(key).connectorId);
       return name === undefined ? key : `"${name}" (${key})`;
     },
+    // Every pool use follows a resolveConnector, which records the name.
+    nameOf: (key) => names.get(parseConnectionKey(key).connectorId) ?? "MCP",
     onToolsChanged: (key) => void events.registry?.rebuildForConnector(key, "list_changed"),
     onHealthChanged: (key) => void events.registry?.rebuildForConnector(key, "health"),
     remote,
