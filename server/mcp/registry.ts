@@ -1,6 +1,6 @@
 // The session's revisioned tool registry. Every change — a connector bound, switched on or off, a
-// tool toggled, a connector's tools/list_changed, a connector going unhealthy — bumps the session's
-// `toolsRevision` atomically in Postgres and stores the immutable snapshot of that revision: the
+// tool toggled, a connector's tools/list_changed, a connector going unhealthy — that changes what
+// the model is shown bumps the session's `toolsRevision` atomically in Postgres and stores the immutable snapshot of that revision: the
 // tools with the name each provider is shown and the reverse map back to connector + tool. Turns read
 // the latest snapshot right before every model request, so a change applies from the next request.
 // Storage is content-addressed: tool lists and per-connector selections are stored once per hash
@@ -297,7 +297,7 @@ export class McpRegistry implements ToolSource {
       lists.set(BUILTIN_CONNECTOR, this.builtinList);
       const sources = [...lists.values()].map((source) => source.list);
       const selections = buildSelections(tools, lists);
-      const revision = await commitRevision(db, {
+      const committed = await commitRevision(db, {
         sessionId,
         readAt: state.revision,
         pendingLists: this.lists.pendingRows(sources),
@@ -308,9 +308,11 @@ export class McpRegistry implements ToolSource {
       // Stored either way: the statement inserts them whether or not its compare-and-set wins.
       for (const { hash, value } of sources) this.lists.remember(hash, value);
       for (const { hash, value } of selections) this.selections.remember(hash, value);
-      if (revision === null) continue; // another instance's rebuild won: read the bindings again
-      this.remember(sessionId, { revision, tools }); // only once committed: another instance may reuse the number otherwise
+      if (committed.kind === "lost") continue; // another instance's rebuild won: read the bindings again
+      const { revision } = committed;
       this.failures.clear(sessionId);
+      if (committed.kind === "unchanged") return revision; // the same tools: no revision, no event
+      this.remember(sessionId, { revision, tools }); // only once committed: another instance may reuse the number otherwise
       await appendEvent(db, { sessionId, type: "tools.changed", data: { revision, reason } });
       return revision;
     }
