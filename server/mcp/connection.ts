@@ -38,6 +38,7 @@ import {
   type McpTool,
 } from "./connections.ts";
 import { logConnectorFailure } from "./connector-log.ts";
+import { parseConnectionKey } from "./connection-keys.ts";
 import { listAllTools } from "./list-tools.ts";
 import { watchProgress, type ProgressListeners } from "./progress-watch.ts";
 import {
@@ -47,6 +48,7 @@ import {
   LineTail,
   STDERR_TAIL_LINES,
 } from "./transports.ts";
+import { USER_DIR_PLACEHOLDER, userDirFor, usesUserDir, withUserDir } from "./user-dir.ts";
 
 const CLIENT_INFO = { name: "patchbay", version: "0.1.0" };
 /** Where a user is sent when an admin's stdio server fails: its stderr is in the server log only. */
@@ -267,7 +269,7 @@ export class McpConnection {
 
   /** The SSRF check first; then every request (OAuth flow included) goes through the remote fetch. */
   private async createTransport(): Promise<CreatedTransport> {
-    if (this.config.kind === "stdio") return createTransport(this.config, this.stderr);
+    if (this.config.kind === "stdio") return createTransport(await this.stdioConfig(this.config), this.stderr);
     const { remote, authProvider } = this.options;
     await remote?.checkUrl(this.config.url);
     return createTransport(this.config, this.stderr, authProvider?.(this.key), remote?.fetchFor(this.config.url));
@@ -424,6 +426,21 @@ export class McpConnection {
     } catch {
       return null; // already gone
     }
+  }
+
+  /** A per-user process gets its `${PATCHBAY_USER_DIR}` (user-dir.ts); a shared one has none to get. */
+  private async stdioConfig(config: Extract<ConnectorConfig, { kind: "stdio" }>) {
+    if (!usesUserDir(config)) return config;
+    const { connectorId, userId } = parseConnectionKey(this.key);
+    if (userId === null || !this.options.userDataDir) {
+      throw new Error(`${USER_DIR_PLACEHOLDER} is only available to a per-user server`);
+    }
+    return withUserDir(config, userDirFor(this.options.userDataDir, connectorId, userId));
+  }
+
+  /** A stdio process of one user (key `connectorId:userId`, see connection-keys.ts): stopped when idle. */
+  isPerUserStdio(): boolean {
+    return this.config.kind === "stdio" && parseConnectionKey(this.key).userId !== null;
   }
 
   /** The running stdio child's pid, or null. */

@@ -53,6 +53,8 @@ async function createRuntime(): Promise<McpRuntime> {
     onToolsChanged: (key) => void events.registry?.rebuildForConnector(key, "list_changed"),
     onHealthChanged: (key) => void events.registry?.rebuildForConnector(key, "health"),
     remote,
+    idleTimeoutMs: env.MCP_STDIO_IDLE_MS,
+    userDataDir: env.PATCHBAY_DATA_DIR,
     authProvider: (key) => {
       const { connectorId, userId } = parseConnectionKey(key);
       if (userId === null) return undefined;

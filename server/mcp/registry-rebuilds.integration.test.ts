@@ -5,7 +5,11 @@
 // named like the disambiguated form of "a.b_c"), which the registry refuses rather than drop a tool.
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 
-import { fixtureStdioConfig, startFixtureHttp, type ServerProcess } from "../../e2e/support/mcp-fixture/launch.ts";
+import {
+  sharedFixtureStdioConfig,
+  startFixtureHttp,
+  type ServerProcess,
+} from "../../e2e/support/mcp-fixture/launch.ts";
 import { shortHash } from "../providers/tool-names.ts";
 import { createTestDatabase, type TestDatabase } from "../testing/database.ts";
 import { createUserWithSession, waitFor } from "../testing/engine.ts";
@@ -65,8 +69,8 @@ beforeAll(async () => {
   registry = new McpRegistry({ db: database.db, pool, resolveConnector, toolTimeoutMs: 5_000, maxOutputChars: 10_000 });
   events.registry = registry;
   deps = { db: database.db, registry, pool, resolveConnector };
-  ids.a = await addConnector("a", fixtureStdioConfig());
-  ids.ab = await addConnector("a_b", fixtureStdioConfig());
+  ids.a = await addConnector("a", sharedFixtureStdioConfig());
+  ids.ab = await addConnector("a_b", sharedFixtureStdioConfig());
   // An Authorization header makes it one shared connection (no per-user OAuth key), which the test can crash.
   const headers = { Authorization: "Bearer shared" };
   ids.remote = await addConnector("remote", { kind: "streamable-http", url: http.url, headers });
