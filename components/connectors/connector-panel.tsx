@@ -6,8 +6,10 @@
 // notice; the answer's next model request gets the new tools anyway). A connector that wants the
 // user's own account shows "authorization needed" and the account control (sign-in opens in a new
 // tab). A connector left out for a name clash says so, and why, instead of silently missing its
-// tools, and a failed update of the chat's tools is shown until one succeeds.
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+// tools, and a failed update of the chat's tools is shown until one succeeds. A connector with many
+// tools shows the first ones and a count; the search box (shown then) finds the others on the server.
+// When the chat's tools are over its provider's limits, the panel says so before anything is sent.
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 
 import { useTRPC } from "@/components/providers/trpc-provider.tsx";
@@ -60,7 +62,13 @@ const healthLabels: Record<string, string> = {
 export function ConnectorPanel({ sessionId, toolsRevision, streaming, keptChange, onKeepChange }: Props) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
-  const state = useQuery(trpc.tools.state.queryOptions({ sessionId }));
+  const [search, setSearch] = useState("");
+  const query = search.trim();
+  const state = useQuery({
+    ...trpc.tools.state.queryOptions(query ? { sessionId, query } : { sessionId }),
+    placeholderData: keepPreviousData,
+  });
+  const isCapped = state.data?.connectors.some((connector) => connector.toolCount > connector.tools.length) ?? false;
   const oauthStatuses = useQuery(trpc.connectors.oauthStatus.queryOptions());
   const accountStatus = (id: string) => oauthStatuses.data?.find((entry) => entry.connectorId === id)?.status;
   const [error, setError] = useState<string | null>(null);
@@ -128,6 +136,25 @@ export function ConnectorPanel({ sessionId, toolsRevision, streaming, keptChange
           {state.data.rebuildError}
         </p>
       )}
+      {state.data?.limit?.problem && (
+        <p
+          role="status"
+          className="rounded-md bg-red-50 p-2 text-xs text-red-800 dark:bg-red-950 dark:text-red-200"
+          data-testid="tools-limit"
+        >
+          {state.data.limit.problem}
+        </p>
+      )}
+      {(isCapped || query) && (
+        <input
+          type="search"
+          aria-label="Search tools"
+          placeholder="Search tools"
+          className="rounded-md border border-zinc-300 bg-transparent px-2 py-1 text-xs dark:border-zinc-700"
+          value={search}
+          onChange={(event) => setSearch(event.target.value)}
+        />
+      )}
       {state.data?.connectors.length === 0 && <p className="text-zinc-500">No connectors yet. Add one in settings.</p>}
       <ul className="flex flex-col gap-3">
         {state.data?.connectors.map((connector) => (
@@ -191,6 +218,15 @@ export function ConnectorPanel({ sessionId, toolsRevision, streaming, keptChange
                 }
                 opensInNewTab
               />
+            )}
+            {connector.enabled && connector.matchCount > connector.tools.length && (
+              <p className="text-xs text-zinc-500" data-testid="connector-tool-count">
+                Showing {connector.tools.length} of {connector.matchCount.toLocaleString("en-US")}{" "}
+                {query ? "matching tools" : "tools"}; search to find the others.
+              </p>
+            )}
+            {connector.enabled && query && connector.matchCount === 0 && connector.toolCount > 0 && (
+              <p className="text-xs text-zinc-500">No tool matches “{query}”.</p>
             )}
             {connector.enabled && connector.tools.length > 0 && (
               <ul className="ml-3 flex flex-col gap-1 border-l border-zinc-200 pl-3 dark:border-zinc-800">

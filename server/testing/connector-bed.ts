@@ -5,7 +5,7 @@
 import { fixtureStdioConfig } from "../../e2e/support/mcp-fixture/launch.ts";
 import { startFakeProvider } from "../../e2e/support/fake-provider/server.ts";
 import { ConnectionPool } from "../mcp/connections.ts";
-import { McpRegistry } from "../mcp/registry.ts";
+import { McpRegistry, type RegistryOptions } from "../mcp/registry.ts";
 import { setConnectorEnabled } from "../mcp/session-tools.ts";
 import { setToolPolicy } from "../policy/connector-policy.ts";
 import type { SessionManager } from "../session/manager.ts";
@@ -15,11 +15,14 @@ import { createTestDatabase, type TestDatabase } from "./database.ts";
 import { createManager, createUserWithSession, type FakeProvider } from "./engine.ts";
 
 export type ConnectorName = "fixture" | "extra";
+type ResolveConnector = RegistryOptions["resolveConnector"];
 
 export type ConnectorBed = {
   database: TestDatabase;
   fake: FakeProvider;
   registry: McpRegistry;
+  /** What session-tools.ts needs (the Tools panel). */
+  deps: { db: TestDatabase["db"]; registry: McpRegistry; pool: ConnectionPool; resolveConnector: ResolveConnector };
   manager: SessionManager;
   /** Canonical names of the tool calls that ran, in order (clear it per test). */
   calls: string[];
@@ -84,5 +87,5 @@ export async function startConnectorBed(): Promise<ConnectorBed> {
     await fake.close();
     await database.drop();
   };
-  return { database, fake, registry, manager, calls, chatWithFixture, setConnector, askBefore, close };
+  return { database, fake, registry, deps, manager, calls, chatWithFixture, setConnector, askBefore, close };
 }
