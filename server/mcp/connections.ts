@@ -126,6 +126,11 @@ export class ConnectionPool {
     return this.connections.get(key)?.health ?? "idle";
   }
 
+  /** Every connection's key and health (for the cross-instance health board, health-board.ts). */
+  healthEntries(): [string, ConnectionHealth][] {
+    return [...this.connections].map(([key, connection]) => [key, connection.health]);
+  }
+
   /** The last connection problem for this key, fit to show users (never quotes the server's stderr). */
   lastError(key: string): string | null {
     return this.connections.get(key)?.lastError ?? null;
