@@ -1,8 +1,48 @@
-// ESLint: typescript-eslint's type-checked rules, React hooks rules and Next.js' own rules.
+// ESLint: typescript-eslint's type-checked rules, React hooks rules and Next.js' own rules, plus the
+// house layout (docs/architecture.md): imports run one way down the layers, never in a cycle, and no
+// production file reaches into e2e/ (where the fakes and test beds live).
 import js from "@eslint/js";
 import nextPlugin from "@next/eslint-plugin-next";
+import { createTypeScriptImportResolver } from "eslint-import-resolver-typescript";
+import importX from "eslint-plugin-import-x";
 import reactHooks from "eslint-plugin-react-hooks";
 import tseslint from "typescript-eslint";
+
+import patchbay from "./lint/no-import-cycle.mjs";
+
+// The server's layers, bottom up. Each may import the ones below it, never one above it:
+//   core (+ errors.ts)  <-  env.ts, generated/, db/, crypto/  <-  auth/ | mcp/ | providers/
+//   mcp/  <-  policy/  <-  session/  <-  api/  <-  cli/
+// providers/ and mcp/ do not import each other; auth/ sits beside them (it needs only the database).
+const server = (...folders) => folders.map((folder) => `./server/${folder}`);
+const above = {
+  core: server("env.ts", "generated", "db", "crypto", "auth", "mcp", "providers", "policy", "session", "api", "cli"),
+  base: server("auth", "mcp", "providers", "policy", "session", "api", "cli"),
+  mcp: server("auth", "providers", "policy", "session", "api", "cli"),
+  providers: server("auth", "mcp", "policy", "session", "api", "cli"),
+  auth: server("mcp", "providers", "policy", "session", "api", "cli"),
+  policy: server("auth", "providers", "session", "api", "cli"),
+  session: server("auth", "api", "cli"),
+  api: server("cli"),
+};
+const layerZones = [
+  { target: "./server/core", from: above.core, message: "server/core is the bottom layer: it imports only errors.ts." },
+  { target: server("env.ts", "errors.ts", "generated", "db", "crypto"), from: above.base },
+  { target: "./server/mcp", from: above.mcp },
+  { target: "./server/providers", from: above.providers },
+  { target: "./server/auth", from: above.auth },
+  { target: "./server/policy", from: above.policy },
+  { target: "./server/session", from: above.session },
+  { target: "./server/api", from: above.api },
+].map((zone) => ({ message: "This import runs up the layers (see docs/architecture.md).", ...zone }));
+const productionZones = [
+  { target: "./server", from: ["./app", "./components"], message: "server/ never imports app/ or components/." },
+  {
+    target: ["./server", "./app", "./components", "./instrumentation.ts"],
+    from: "./e2e",
+    message: "Production code never imports e2e/ (fakes, fixtures and test beds live there).",
+  },
+];
 
 export default tseslint.config(
   {
@@ -32,6 +72,23 @@ export default tseslint.config(
         { object: "process", property: "env", message: "Read configuration from server/env.ts." },
       ],
     },
+  },
+  {
+    plugins: { "import-x": importX, patchbay },
+    settings: {
+      "import-x/extensions": importX.flatConfigs.typescript.settings["import-x/extensions"],
+      "import-x/parsers": importX.flatConfigs.typescript.settings["import-x/parsers"],
+      "import-x/resolver-next": [createTypeScriptImportResolver({ alwaysTryTypes: true })],
+    },
+    rules: {
+      "import-x/no-cycle": ["error", { ignoreExternal: true }],
+      "patchbay/no-import-cycle": "error",
+    },
+  },
+  {
+    files: ["**/*.ts", "**/*.tsx"],
+    ignores: ["**/*.test.ts", "**/*.test.tsx", "e2e/**", "bench/**"],
+    rules: { "import-x/no-restricted-paths": ["error", { zones: [...layerZones, ...productionZones] }] },
   },
   {
     files: [

@@ -5,8 +5,7 @@
 // closes, so no stdio MCP server outlives the app (server/mcp/shutdown.ts).
 export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
-  const { getSessionManager } = await import("./server/session/instance.ts");
+  const { getSessionManager, installShutdown } = await import("./server/session/app-runtime.ts");
   const manager = await getSessionManager();
-  const { installShutdown } = await import("./server/mcp/instance.ts");
   await installShutdown(() => manager.stop());
 }

@@ -9,7 +9,7 @@ import { performance } from "node:perf_hooks";
 
 import type { ScriptedReply } from "../e2e/support/fake-provider/script.ts";
 import { startFakeProvider } from "../e2e/support/fake-provider/server.ts";
-import { createUserWithSession, TEST_MODELS, waitFor, waitForTurnEnd } from "../server/testing/engine.ts";
+import { createUserWithSession, TEST_MODELS, waitFor, waitForTurnEnd } from "../e2e/support/testbeds/engine.ts";
 import type { BenchEngine } from "./bench-engine.ts";
 import { startChildFake, type RunningFake } from "./child-fake.ts";
 import { bindAll } from "./registry-setup.ts";

@@ -1,4 +1,4 @@
-// The engine the streaming benches drive: like server/testing/engine.ts (a fresh real Postgres
+// The engine the streaming benches drive: like e2e/support/testbeds/engine.ts (a fresh real Postgres
 // database, LISTEN, a SessionManager on the built-in tools, or on a tool source the bench builds on
 // that database) but wired the way the app runs it, so the figures mean what a deployment would
 // see: a system prompt like the app's, its default lease (15 s), and a Prisma client on its pg pool
@@ -9,12 +9,12 @@ import { performance } from "node:perf_hooks";
 
 import type pg from "pg";
 
-import type { Db } from "../server/db.ts";
+import type { Db } from "../server/db/client.ts";
 import type { SessionManager } from "../server/session/manager.ts";
-import { startListening, stopListening } from "../server/session/notifier.ts";
-import type { ToolSource } from "../server/session/tool-runner.ts";
-import { createTestDatabase, type TestDatabase } from "../server/testing/database.ts";
-import { createManager, fakeResolver, type FakeProviderId } from "../server/testing/engine.ts";
+import { startListening, stopListening } from "../server/db/notifier.ts";
+import type { ToolSource } from "../server/core/tool-source.ts";
+import { createTestDatabase, type TestDatabase } from "../e2e/support/testbeds/database.ts";
+import { createManager, fakeResolver, type FakeProviderId } from "../e2e/support/testbeds/engine.ts";
 
 export type FakeUrls = { baseUrls: Record<FakeProviderId, string> };
 
@@ -38,7 +38,7 @@ export type BenchEngineOptions = {
 };
 
 const APP_LEASE_MS = 15_000;
-/** As long as the app's prompt (server/session/instance.ts, not imported: it starts the MCP runtime). */
+/** As long as the app's prompt (server/session/app-runtime.ts, not imported: it starts the MCP runtime). */
 const SYSTEM_PROMPT =
   "You are a helpful assistant in Patchbay, a chat app. Use the available tools when they help, and say when a tool failed.";
 

@@ -6,8 +6,8 @@
 // gap p99 as Patchbay read it instead, which itself grows once Patchbay falls behind and reads in
 // bursts. "Per-chunk delay" follows each chunk from the probe to the text.delta that carried it.
 // Prints; never fails.
-import type { Db } from "../server/db.ts";
-import { messageText } from "../server/testing/engine.ts";
+import type { Db } from "../server/db/client.ts";
+import { messageText } from "../e2e/support/testbeds/engine.ts";
 import type { LoadFigures } from "./load-monitor.ts";
 import type { BenchOptions } from "./options.ts";
 import type { ProbedChunk } from "./provider-probe.ts";

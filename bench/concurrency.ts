@@ -8,7 +8,7 @@
 import { performance } from "node:perf_hooks";
 
 import { startFakeProvider } from "../e2e/support/fake-provider/server.ts";
-import { createUserWithSession } from "../server/testing/engine.ts";
+import { createUserWithSession } from "../e2e/support/testbeds/engine.ts";
 import { startBenchEngine, type BenchEngine } from "./bench-engine.ts";
 import { startChildFake, type RunningFake } from "./child-fake.ts";
 import { reportConcurrency, type SessionRun } from "./concurrency-report.ts";

@@ -2,7 +2,7 @@
 // TOOLS_PER_CONNECTOR tools each, with the realistic JSON Schemas of the render bench's synthetic
 // snapshot (render-fixture.ts). Pure and deterministic, and light on imports: the stdio tool server
 // (mcp-tool-server.ts) publishes exactly these lists, and the in-memory pool hands out the same ones.
-import type { McpTool } from "../server/mcp/connections.ts";
+import type { McpTool } from "../server/mcp/connection-types.ts";
 import { syntheticSnapshot } from "./render-fixture.ts";
 
 export const CONNECTORS = 10;

@@ -1,15 +1,16 @@
 // The registry bench's wiring: the CONNECTORS admin connectors as database rows (their configs run
 // bench/mcp-tool-server.ts over stdio), sessions bound to all of them, the connector lookup the app
-// uses (server/mcp/instance.ts's: connectors.ts' resolveConnector over the admin list; instance.ts
+// uses (server/mcp/mcp-runtime.ts's: connectors.ts' resolveConnector over the admin list; mcp-runtime.ts
 // itself cannot be imported without the app's env), and an
 // in-memory ConnectionPool that hands out the fixture's tool lists without any MCP I/O, so the warm
 // figures time the registry (its Postgres reads and writes, naming, policy) and the renderers only.
 import path from "node:path";
 
-import type { Db } from "../server/db.ts";
+import type { Db } from "../server/db/client.ts";
 import type { AdminConnector } from "../server/mcp/admin-file.ts";
-import { ConnectionPool, type McpCallResult, type McpTool } from "../server/mcp/connections.ts";
-import { resolveConnector } from "../server/mcp/connectors.ts";
+import { ConnectionPool } from "../server/mcp/connection-pool.ts";
+import { type McpCallResult, type McpTool } from "../server/mcp/connection-types.ts";
+import { resolveConnector } from "../server/mcp/connector-config.ts";
 import { McpRegistry, type ResolvedConnector } from "../server/mcp/registry.ts";
 import { connectorToolLists } from "./registry-fixture.ts";
 

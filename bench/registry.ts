@@ -7,12 +7,13 @@
 import { availableParallelism, loadavg } from "node:os";
 import { performance } from "node:perf_hooks";
 
-import { ConnectionPool } from "../server/mcp/connections.ts";
-import type { McpRegistry, RegistrySnapshot } from "../server/mcp/registry.ts";
+import { ConnectionPool } from "../server/mcp/connection-pool.ts";
+import type { McpRegistry } from "../server/mcp/registry.ts";
+import type { RegistrySnapshot } from "../server/mcp/registry-tool.ts";
 import { commitRevision } from "../server/mcp/revision-store.ts";
 import { renderRequest } from "../server/providers/render.ts";
-import type { ProviderId, Transcript } from "../server/session/canonical.ts";
-import { createUserWithSession, TEST_MODELS } from "../server/testing/engine.ts";
+import type { ProviderId, Transcript } from "../server/core/canonical.ts";
+import { createUserWithSession, TEST_MODELS } from "../e2e/support/testbeds/engine.ts";
 import { createSendStamps, runApplyNowBench, startApplyNowFake } from "./apply-now.ts";
 import { startBenchEngine, type BenchEngine } from "./bench-engine.ts";
 import type { BenchOptions } from "./options.ts";

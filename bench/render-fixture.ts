@@ -4,7 +4,7 @@
 // and a tool snapshot of many MCP-style tools with JSON Schemas of the shapes real servers publish
 // ($defs/$ref, enums, nullable type arrays, nested objects, arrays of objects, formats). Pure and
 // deterministic: the same arguments always give the same fixture.
-import { exposeToolNames } from "../server/providers/tool-names.ts";
+import { exposeToolNames } from "../server/core/tool-names.ts";
 import type {
   AssistantPart,
   CanonicalMessage,
@@ -13,7 +13,7 @@ import type {
   ProviderId,
   ToolSnapshot,
   ToolSpec,
-} from "../server/session/canonical.ts";
+} from "../server/core/canonical.ts";
 
 const LOREM =
   "The deployment pipeline builds the image, runs the integration suite against a disposable database, " +

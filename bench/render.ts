@@ -6,7 +6,7 @@
 import { performance } from "node:perf_hooks";
 
 import { renderRequest } from "../server/providers/render.ts";
-import { providerIds, type ProviderId, type ToolSnapshot, type Transcript } from "../server/session/canonical.ts";
+import { providerIds, type ProviderId, type ToolSnapshot, type Transcript } from "../server/core/canonical.ts";
 import { toCanonicalMessage } from "../server/session/transcript.ts";
 import type { BenchOptions } from "./options.ts";
 import { syntheticSnapshot, syntheticTranscript } from "./render-fixture.ts";

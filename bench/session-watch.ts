@@ -3,8 +3,8 @@
 // arrival time and resolves when the turn's turn.finished event arrives (or the watch is stopped).
 import { performance } from "node:perf_hooks";
 
-import type { Db } from "../server/db.ts";
-import { followEvents } from "../server/session/events.ts";
+import type { Db } from "../server/db/client.ts";
+import { followEvents } from "../server/session/event-feed.ts";
 
 export type ReceivedDelta = { at: number; text: string };
 

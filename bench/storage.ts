@@ -5,11 +5,11 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 
-import { createDbClient, type Db } from "../server/db.ts";
+import { createDbClient, type Db } from "../server/db/client.ts";
 import { startEmbeddedPostgres } from "../server/db/embedded-postgres.ts";
 import { applyMigrations } from "../server/db/migrate.ts";
-import { createChatSession, listChatSessions } from "../server/session/chat-sessions.ts";
-import { createTestDatabase, createTestUser } from "../server/testing/database.ts";
+import { createChatSession, listChatSessions } from "../server/db/chat-sessions.ts";
+import { createTestDatabase, createTestUser } from "../e2e/support/testbeds/database.ts";
 import { ms, printTable, summarize, time } from "./stats.ts";
 
 const ITERATIONS = 200;

@@ -19,7 +19,7 @@ import { streamText } from "ai";
 import type { ScriptedReply } from "../e2e/support/fake-provider/script.ts";
 import { startFakeProvider } from "../e2e/support/fake-provider/server.ts";
 import { createLanguageModel } from "../server/providers/model-factory.ts";
-import { createUserWithSession, fakeBaseUrl, TEST_MODELS } from "../server/testing/engine.ts";
+import { createUserWithSession, fakeBaseUrl, TEST_MODELS } from "../e2e/support/testbeds/engine.ts";
 import { startBenchEngine, type BenchEngine } from "./bench-engine.ts";
 import type { BenchOptions } from "./options.ts";
 import { ms, printNotes, printTable, sleep, summarize, withTimeout } from "./stats.ts";

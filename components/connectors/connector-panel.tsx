@@ -17,7 +17,7 @@ import { Button } from "@/components/ui/button.tsx";
 
 import { OAuthAccountControl } from "./oauth-account-control.tsx";
 import { Switch } from "@/components/ui/switch.tsx";
-import type { ToolPolicy } from "@/server/policy/rules.ts";
+import type { ToolPolicy } from "@/server/core/tool-policy.ts";
 
 const connectorPolicies: { value: ToolPolicy; label: string }[] = [
   { value: "allow", label: "Allow" },

@@ -6,7 +6,7 @@ import superjson from "superjson";
 import { ZodError } from "zod";
 
 import type { SessionUser } from "../auth/session.ts";
-import type { Db } from "../db.ts";
+import type { Db } from "../db/client.ts";
 import { AppError, logAppError, toAppError, toTRPCError } from "../errors.ts";
 
 /** `requestOrigin`: the origin the browser used (for redirects back to Patchbay), when known. */

@@ -4,7 +4,7 @@
 import { PrismaAdapter } from "@auth/prisma-adapter";
 import NextAuth, { type NextAuthConfig } from "next-auth";
 
-import { getDb } from "../db.ts";
+import { getDb } from "../db/client.ts";
 import { env } from "../env.ts";
 import { getLocalIdentityProvider } from "./local-identity.ts";
 import { withRaceSafeSignIn } from "./race-safe-adapter.ts";

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 // Auth.js's real sign-in logic (not exported by the package; imported by path on purpose).
 import { handleLoginOrRegister } from "../../node_modules/@auth/core/lib/actions/callback/handle-login.js";
-import { createTestDatabase, type TestDatabase } from "../testing/database.ts";
+import { createTestDatabase, type TestDatabase } from "../../e2e/support/testbeds/database.ts";
 import { runSignInRequest, withRaceSafeSignIn } from "./race-safe-adapter.ts";
 
 type Login = (

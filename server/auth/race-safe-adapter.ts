@@ -17,7 +17,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 
 import type { Adapter, AdapterAccount } from "next-auth/adapters";
 
-import type { Db } from "../db.ts";
+import type { Db } from "../db/client.ts";
 
 type ProviderAccountKey = { provider: string; providerAccountId: string };
 type SignInScope = { account?: ProviderAccountKey };

@@ -7,8 +7,8 @@ import path from "node:path";
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-import { createDbClient } from "../db.ts";
-import { createChatSession, listChatSessions } from "../session/chat-sessions.ts";
+import { createDbClient } from "./client.ts";
+import { createChatSession, listChatSessions } from "./chat-sessions.ts";
 import { startEmbeddedPostgres, type EmbeddedPostgres } from "./embedded-postgres.ts";
 import { applyMigrations } from "./migrate.ts";
 import { readMigrationList } from "./schema-engine.ts";

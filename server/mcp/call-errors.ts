@@ -1,11 +1,11 @@
-// How a connection's failures become what callers see (connection.ts): aborts and timeouts as
+// How a connection's failures become what callers see (mcp-connection.ts): aborts and timeouts as
 // ToolErrors, transport failures recognised, and error text fit for users and models (a refused
 // address from guarded-fetch.ts reads as the refusal, not as "fetch failed").
 import { SseError } from "@modelcontextprotocol/sdk/client/sse.js";
 import { StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 
 import { AppError } from "../errors.ts";
-import { ToolError } from "../session/tool-runner.ts";
+import { ToolError } from "../core/tool-source.ts";
 
 /** `work`, unless `signal` aborts first (then a ToolError cancelled / timeout). */
 export function untilAborted<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T> {

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 
 import { AppError } from "../errors.ts";
-import { shortHash } from "../providers/tool-names.ts";
+import { shortHash } from "../core/tool-names.ts";
 import { composeTools } from "./compose-tools.ts";
-import type { McpTool } from "./connections.ts";
+import type { McpTool } from "./connection-types.ts";
 import type { Binding } from "./revision-store.ts";
 import type { ListSource } from "./snapshot-manifest.ts";
 import { hashToolList } from "./tool-lists.ts";

@@ -6,11 +6,11 @@
 // the losers are left out (name-clashes.ts) and the Tools panel says why. A collision of exposed
 // names that cannot be resolved is an error for the user, never a silently dropped tool.
 import { AppError } from "../errors.ts";
-import { isAllowedByPersona, parseToolPolicies } from "../policy/rules.ts";
-import { exposeToolNames, ToolNameCollisionError } from "../providers/tool-names.ts";
+import { isAllowedByPersona, parseToolPolicies } from "../core/tool-policy.ts";
+import { exposeToolNames, ToolNameCollisionError } from "../core/tool-names.ts";
 import { BUILTIN_CONNECTOR } from "./connector-names.ts";
 import { findNameClashes } from "./name-clashes.ts";
-import type { RegistryTool } from "./registry.ts";
+import type { RegistryTool } from "./registry-tool.ts";
 import type { Binding } from "./revision-store.ts";
 import type { ListSource } from "./snapshot-manifest.ts";
 

@@ -1,9 +1,9 @@
 // "Test connection" for the settings page: connects to a connector the user may use and lists its
 // tools, or reports why it could not (the pool's own user-facing message, never a raw stack).
-import type { Db } from "../db.ts";
+import type { Db } from "../db/client.ts";
 import { AppError } from "../errors.ts";
 import { connectionKey } from "./connection-keys.ts";
-import type { ConnectionPool } from "./connections.ts";
+import type { ConnectionPool } from "./connection-pool.ts";
 import type { ResolvedConnector } from "./registry.ts";
 import { assertVisibleConnector } from "./session-tools.ts";
 

@@ -14,8 +14,8 @@ import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { type Dispatcher, fetch as undiciFetch, type RequestInit as UndiciRequestInit } from "undici";
 
 import { AppError } from "../errors.ts";
-import { refusedAddress } from "./pinned-agent.ts";
-import { type AddressRule, isLocalhostName, isPublicAddress } from "./url-guard.ts";
+import { refusedAddress } from "../core/pinned-agent.ts";
+import { type AddressRule, isLocalhostName, isPublicAddress } from "../core/url-guard.ts";
 
 export type GuardedFetchOptions = {
   /** The pinned agent every untrusted request uses. */

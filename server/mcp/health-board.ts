@@ -7,8 +7,8 @@
 // makes no revision) and answers calls to them with "unavailable" in words. An instance counts as
 // live while its rows are younger than `ttlMs`; a stopped or crashed instance's rows simply age out.
 // Times are the database's own (one clock for every instance).
-import type { Db } from "../db.ts";
-import type { ConnectionHealth } from "./connections.ts";
+import type { Db } from "../db/client.ts";
+import type { ConnectionHealth } from "./connection-types.ts";
 
 export const HEALTH_TTL_MS = 30_000;
 

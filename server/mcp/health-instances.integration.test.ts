@@ -1,5 +1,5 @@
 // The health rule across instances, with two processes: this test process is instance A, a child
-// process (server/testing/mcp-instance-process.ts) is instance B, both on one Postgres, both with an
+// process (e2e/support/testbeds/mcp-instance-process.ts) is instance B, both on one Postgres, both with an
 // admin connector to our fixture over Streamable HTTP — A through a TCP proxy this test owns, B
 // directly. Cutting A's proxy makes A lose the server while B still reaches it: no chat loses the
 // connector's tools and no revision is made (A answers calls with "unavailable" in words). Only
@@ -12,10 +12,10 @@ import { createInterface } from "node:readline";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { freePort, startFixtureHttp, type ServerProcess } from "../../e2e/support/mcp-fixture/launch.ts";
-import { createTestDatabase, type TestDatabase } from "../testing/database.ts";
-import { createUserWithSession, waitFor } from "../testing/engine.ts";
-import { runToolCall } from "../session/tool-runner.ts";
-import { ConnectionPool } from "./connections.ts";
+import { createTestDatabase, type TestDatabase } from "../../e2e/support/testbeds/database.ts";
+import { createUserWithSession, waitFor } from "../../e2e/support/testbeds/engine.ts";
+import { runToolCall } from "../core/tool-source.ts";
+import { ConnectionPool } from "./connection-pool.ts";
 import { HealthBoard, reportHealth } from "./health-board.ts";
 import { McpRegistry } from "./registry.ts";
 import { type getSessionTools, setConnectorEnabled } from "./session-tools.ts";
@@ -74,7 +74,7 @@ function startOtherInstance(config: ConnectorConfig): Promise<ChildProcess> {
   };
   const child = spawn(
     process.execPath,
-    ["--import", "tsx", "server/testing/mcp-instance-process.ts", JSON.stringify(args)],
+    ["--import", "tsx", "e2e/support/testbeds/mcp-instance-process.ts", JSON.stringify(args)],
     { stdio: ["ignore", "pipe", "inherit"] },
   );
   return new Promise((resolve, reject) => {

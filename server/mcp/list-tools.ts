@@ -1,11 +1,11 @@
-// tools/list across all pages, for one connection (connection.ts). Lenient on purpose: the SDK's own
+// tools/list across all pages, for one connection (mcp-connection.ts). Lenient on purpose: the SDK's own
 // listTools rejects the whole list when one tool is malformed; here a malformed, non-object or
 // duplicate tool is skipped and the rest stay usable.
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { z } from "zod";
 
-import { jsonValueSchema } from "../session/canonical.ts";
-import type { McpTool } from "./connections.ts";
+import { jsonValueSchema } from "../core/canonical.ts";
+import type { McpTool } from "./connection-types.ts";
 
 const MAX_TOOL_PAGES = 100;
 

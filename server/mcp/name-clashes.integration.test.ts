@@ -5,9 +5,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { fixtureStdioConfig } from "../../e2e/support/mcp-fixture/launch.ts";
-import { createTestDatabase, type TestDatabase } from "../testing/database.ts";
-import { createUserWithSession } from "../testing/engine.ts";
-import { ConnectionPool } from "./connections.ts";
+import { createTestDatabase, type TestDatabase } from "../../e2e/support/testbeds/database.ts";
+import { createUserWithSession } from "../../e2e/support/testbeds/engine.ts";
+import { ConnectionPool } from "./connection-pool.ts";
 import { McpRegistry, type ResolvedConnector } from "./registry.ts";
 import { getSessionTools, setConnectorEnabled } from "./session-tools.ts";
 

@@ -14,13 +14,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { answerConsent } from "../../e2e/support/mcp-oauth/consent.ts";
 import { startOAuthMcpServer, type OAuthMcpServer } from "../../e2e/support/mcp-oauth/server.ts";
 import { openWithKey, sealWithKey } from "../crypto/secrets.ts";
-import type { Db } from "../db.ts";
-import { createTestDatabase, type TestDatabase } from "../testing/database.ts";
-import { createUserWithSession } from "../testing/engine.ts";
+import type { Db } from "../db/client.ts";
+import { createTestDatabase, type TestDatabase } from "../../e2e/support/testbeds/database.ts";
+import { createUserWithSession } from "../../e2e/support/testbeds/engine.ts";
 import type { AdminConnector } from "./admin-file.ts";
 import { connectionKey, parseConnectionKey } from "./connection-keys.ts";
-import { ConnectionPool } from "./connections.ts";
-import { resolveConnector as resolveConnectorRow, syncAdminConnectors } from "./connectors.ts";
+import { ConnectionPool } from "./connection-pool.ts";
+import { resolveConnector as resolveConnectorRow } from "./connector-config.ts";
+import { syncAdminConnectors } from "./admin-connector-sync.ts";
 import {
   completeOAuthCallback,
   disconnectOAuthAccount,

@@ -10,10 +10,10 @@
 import { auth } from "@modelcontextprotocol/sdk/client/auth.js";
 import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
 
-import type { Db } from "../db.ts";
+import type { Db } from "../db/client.ts";
 import { AppError } from "../errors.ts";
 import { connectionKey, hasPerUserCredentials } from "./connection-keys.ts";
-import type { ConnectionPool } from "./connections.ts";
+import type { ConnectionPool } from "./connection-pool.ts";
 import { completeMcpAuthorization, McpOAuthProvider, type McpOAuthOwner, type SecretSealer } from "./oauth-provider.ts";
 import type { PrismaMcpTokenStore } from "./oauth-store.ts";
 import type { McpRegistry, ResolvedConnector } from "./registry.ts";

@@ -5,15 +5,10 @@ import { type FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { afterEach, describe, expect, it, vi } from "vitest";
 
 import { openWithKey, sealWithKey } from "../crypto/secrets.ts";
-import { ToolError } from "../session/tool-runner.ts";
-import { ConnectionPool } from "./connections.ts";
-import {
-  completeMcpAuthorization,
-  InMemoryMcpTokenStore,
-  McpOAuthProvider,
-  type McpOAuthOwner,
-  type SecretSealer,
-} from "./oauth-provider.ts";
+import { ToolError } from "../core/tool-source.ts";
+import { ConnectionPool } from "./connection-pool.ts";
+import { InMemoryMcpTokenStore } from "../../e2e/support/testbeds/in-memory-token-store.ts";
+import { completeMcpAuthorization, McpOAuthProvider, type McpOAuthOwner, type SecretSealer } from "./oauth-provider.ts";
 
 const SERVER_URL = "https://mcp.example.com/mcp";
 const ISSUER = "https://auth.example.com";

@@ -3,8 +3,8 @@
 // connector.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-import type { Db } from "../db.ts";
-import { createTestDatabase, createTestUser, type TestDatabase } from "../testing/database.ts";
+import type { Db } from "../db/client.ts";
+import { createTestDatabase, createTestUser, type TestDatabase } from "../../e2e/support/testbeds/database.ts";
 import type { McpOAuthOwner } from "./oauth-provider.ts";
 import { PrismaMcpTokenStore } from "./oauth-store.ts";
 

@@ -6,7 +6,7 @@
 //   plus `state` in the clear (unique; the callback finds the owner by it) and public metadata.
 // - `updateIf` is one conditional UPDATE, atomic in Postgres: it backs the single-use `state` and
 //   the compare-and-set that keeps a concurrently rotated refresh token (see oauth-provider.ts).
-import type { Db } from "../db.ts";
+import type { Db } from "../db/client.ts";
 import { Prisma } from "../generated/prisma/client.ts";
 import type { McpOAuthOwner, McpOAuthRecord, McpTokenStore } from "./oauth-provider.ts";
 

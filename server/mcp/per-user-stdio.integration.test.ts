@@ -10,11 +10,11 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { BIN, isAlive } from "../../e2e/support/mcp-fixture/launch.ts";
-import { createTestDatabase, type TestDatabase } from "../testing/database.ts";
-import { createUserWithSession, waitFor } from "../testing/engine.ts";
-import { runToolCall } from "../session/tool-runner.ts";
+import { createTestDatabase, type TestDatabase } from "../../e2e/support/testbeds/database.ts";
+import { createUserWithSession, waitFor } from "../../e2e/support/testbeds/engine.ts";
+import { runToolCall } from "../core/tool-source.ts";
 import { connectionKey } from "./connection-keys.ts";
-import { ConnectionPool } from "./connections.ts";
+import { ConnectionPool } from "./connection-pool.ts";
 import { McpRegistry, type ResolvedConnector } from "./registry.ts";
 import { type getSessionTools, setConnectorEnabled } from "./session-tools.ts";
 import type { ConnectorConfig } from "./transports.ts";

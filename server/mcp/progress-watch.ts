@@ -7,7 +7,7 @@
 import { type Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { ProgressNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 
-import type { ToolProgress } from "./connections.ts";
+import type { ToolProgress } from "./connection-types.ts";
 
 export type ProgressListeners = Map<string | number, (progress: ToolProgress) => void>;
 

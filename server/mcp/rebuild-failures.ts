@@ -4,7 +4,7 @@
 // a later rebuild of that chat succeeds, and the Tools panel shows it (and retries), so the panel
 // never claims a tool set the model does not see. Kept in memory, per app instance.
 import { AppError } from "../errors.ts";
-import { ToolError } from "../session/tool-runner.ts";
+import { ToolError } from "../core/tool-source.ts";
 
 export type RebuildFailure = { reason: string; message: string };
 

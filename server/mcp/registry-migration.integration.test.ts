@@ -7,11 +7,12 @@ import { randomBytes } from "node:crypto";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-import { createDbClient, type Db } from "../db.ts";
+import { createDbClient, type Db } from "../db/client.ts";
 import { noFilters, openSchemaEngine, readMigrationList } from "../db/schema-engine.ts";
 import { env } from "../env.ts";
-import { ConnectionPool } from "./connections.ts";
-import { McpRegistry, type RegistryTool } from "./registry.ts";
+import { ConnectionPool } from "./connection-pool.ts";
+import { McpRegistry } from "./registry.ts";
+import { type RegistryTool } from "./registry-tool.ts";
 
 const MIGRATION = "20261122033026_content_addressed_tool_lists";
 const name = `patchbay_test_${randomBytes(6).toString("hex")}`;

@@ -10,10 +10,10 @@ import {
   startFixtureHttp,
   type ServerProcess,
 } from "../../e2e/support/mcp-fixture/launch.ts";
-import { shortHash } from "../providers/tool-names.ts";
-import { createTestDatabase, type TestDatabase } from "../testing/database.ts";
-import { createUserWithSession, waitFor } from "../testing/engine.ts";
-import { ConnectionPool } from "./connections.ts";
+import { shortHash } from "../core/tool-names.ts";
+import { createTestDatabase, type TestDatabase } from "../../e2e/support/testbeds/database.ts";
+import { createUserWithSession, waitFor } from "../../e2e/support/testbeds/engine.ts";
+import { ConnectionPool } from "./connection-pool.ts";
 import { McpRegistry, type ResolvedConnector } from "./registry.ts";
 import type { ConnectorConfig } from "./transports.ts";
 import { getSessionTools, setConnectorEnabled, setToolEnabled } from "./session-tools.ts";

@@ -7,10 +7,11 @@ import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { fixtureStdioConfig } from "../../e2e/support/mcp-fixture/launch.ts";
-import { createTestDatabase, type TestDatabase } from "../testing/database.ts";
-import { createUserWithSession } from "../testing/engine.ts";
-import { ConnectionPool } from "./connections.ts";
-import { McpRegistry, type RegistryTool } from "./registry.ts";
+import { createTestDatabase, type TestDatabase } from "../../e2e/support/testbeds/database.ts";
+import { createUserWithSession } from "../../e2e/support/testbeds/engine.ts";
+import { ConnectionPool } from "./connection-pool.ts";
+import { McpRegistry } from "./registry.ts";
+import { type RegistryTool } from "./registry-tool.ts";
 import { commitRevision } from "./revision-store.ts";
 import { setConnectorEnabled, setToolEnabled } from "./session-tools.ts";
 

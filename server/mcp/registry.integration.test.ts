@@ -6,10 +6,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { sharedFixtureStdioConfig } from "../../e2e/support/mcp-fixture/launch.ts";
 import { startFakeProvider } from "../../e2e/support/fake-provider/server.ts";
-import type { ProviderId } from "../session/canonical.ts";
+import type { ProviderId } from "../core/canonical.ts";
 import type { SessionManager } from "../session/manager.ts";
-import { startListening, stopListening } from "../session/notifier.ts";
-import { createTestDatabase, type TestDatabase } from "../testing/database.ts";
+import { startListening, stopListening } from "../db/notifier.ts";
+import { createTestDatabase, type TestDatabase } from "../../e2e/support/testbeds/database.ts";
 import {
   createManager,
   createUserWithSession,
@@ -18,9 +18,10 @@ import {
   waitFor,
   waitForTurnEnd,
   type FakeProvider,
-} from "../testing/engine.ts";
-import { ConnectionPool } from "./connections.ts";
-import { McpRegistry, type RegistryTool } from "./registry.ts";
+} from "../../e2e/support/testbeds/engine.ts";
+import { ConnectionPool } from "./connection-pool.ts";
+import { McpRegistry } from "./registry.ts";
+import { type RegistryTool } from "./registry-tool.ts";
 import { setConnectorEnabled, setToolEnabled } from "./session-tools.ts";
 
 const EXPOSED_NAME = /^[a-zA-Z_][a-zA-Z0-9_-]{0,62}$/;

@@ -10,21 +10,22 @@
 // Tool policy is applied here too: `deny` tools and tools outside the chat persona's allowlist are
 // not in the snapshot at all, and every tool that is carries its policy (`allow` or `ask`).
 // As a ToolSource it also runs calls, resolving them through the snapshot to exactly one tool.
+// It reports each committed revision to `onToolsChanged` (the session layer records it for the
+// browsers); it writes no session events itself.
 // Connections are taken on behalf of the chat's owner (connection-keys.ts): a connector with
 // per-user credentials lists and runs tools with that user's own account, never another's.
 // Across instances (health-board.ts): a connector this instance cannot reach keeps, in a chat, the
 // tools of the chat's latest revision while another live instance reaches it; they leave only when
 // none does (a recheck runs when the other instance's word goes stale).
-import type { Db } from "../db.ts";
+import type { Db } from "../db/client.ts";
 import { AppError } from "../errors.ts";
-import type { ExposedPolicy } from "../policy/rules.ts";
-import { builtinTools, type BuiltinTool } from "../session/builtin-tools.ts";
-import type { JsonValue, ToolSpec } from "../session/canonical.ts";
-import { appendEvent } from "../session/events.ts";
-import { ToolError, type ToolCallRequest, type ToolOutcome, type ToolSource } from "../session/tool-runner.ts";
+import { builtinTools, type BuiltinTool } from "./builtin-tools.ts";
+import type { JsonValue } from "../core/canonical.ts";
+import type { RegistrySnapshot, RegistryTool } from "./registry-tool.ts";
+import { ToolError, type ToolCallRequest, type ToolOutcome, type ToolSource } from "../core/tool-source.ts";
 import { connectionKey, parseConnectionKey } from "./connection-keys.ts";
 import { BUILTIN_CONNECTOR } from "./connector-names.ts";
-import type { ConnectionPool } from "./connections.ts";
+import type { ConnectionPool } from "./connection-pool.ts";
 import {
   commitRevision,
   fetchSelections,
@@ -45,7 +46,7 @@ import { findNameClashes } from "./name-clashes.ts";
 import { callMcpTool } from "./tool-call.ts";
 import { RebuildFailures, type RebuildFailure } from "./rebuild-failures.ts";
 import { hashToolList, HashedStore } from "./tool-lists.ts";
-import type { McpTool } from "./connections.ts";
+import type { McpTool } from "./connection-types.ts";
 import type { ConnectorConfig } from "./transports.ts";
 
 const SNAPSHOT_CACHE_LIMIT = 1_000;
@@ -54,15 +55,17 @@ const MAX_COMMIT_ATTEMPTS = 20;
 const cacheKey = (sessionId: string, revision: number) => `${sessionId}:${revision}`;
 type BuildOptions = { onlyIfUnbuilt: boolean };
 
-/** A tool of a snapshot: what the model sees, where it lives, and whether its calls need approval. */
-export type RegistryTool = ToolSpec & { connectorId: string; toolName: string; policy: ExposedPolicy };
-/** Structurally a ToolSnapshot, with where each tool lives. */
-export type RegistrySnapshot = { revision: number; tools: RegistryTool[] };
-
 export type ResolvedConnector = { id: string; name: string; config: ConnectorConfig };
+
+/** A committed revision: which session, its new revision number, and why it was built. */
+export type ToolsChange = { sessionId: string; revision: number; reason: string };
+/** Told of every committed revision, before the rebuild that made it returns. */
+export type ToolsChangedListener = (change: ToolsChange) => Promise<void>;
 
 export type RegistryOptions = {
   db: Db;
+  /** The session layer records each change for the browsers (a `tools.changed` event). */
+  onToolsChanged?: ToolsChangedListener;
   pool: ConnectionPool;
   resolveConnector: (connectorId: string) => Promise<ResolvedConnector | null>;
   builtins?: readonly BuiltinTool[];
@@ -363,7 +366,7 @@ export class McpRegistry implements ToolSource {
       this.failures.clear(sessionId);
       if (committed.kind === "unchanged") return revision; // the same tools: no revision, no event
       this.remember(sessionId, { revision, tools }); // only once committed: another instance may reuse the number otherwise
-      await appendEvent(db, { sessionId, type: "tools.changed", data: { revision, reason } });
+      await this.options.onToolsChanged?.({ sessionId, revision, reason });
       return revision;
     }
     throw new AppError("conflict:tools", "The chat's tools kept changing while they were being updated; try again.");

@@ -10,10 +10,10 @@ import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vites
 
 import { startFixtureHttp } from "../../e2e/support/mcp-fixture/launch.ts";
 import { AppError } from "../errors.ts";
-import { ConnectionPool } from "./connections.ts";
+import { ConnectionPool } from "./connection-pool.ts";
 import { createRemoteAccess } from "./remote-access.ts";
 import type { ConnectorConfig } from "./transports.ts";
-import { isPublicAddress, type LookupAll } from "./url-guard.ts";
+import { isPublicAddress, type LookupAll } from "../core/url-guard.ts";
 
 const PUBLIC_STAND_IN = "127.0.0.2";
 const testNetwork = { isAllowedAddress: (address: string) => address === PUBLIC_STAND_IN || isPublicAddress(address) };

@@ -9,8 +9,8 @@ import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { Agent } from "undici";
 
 import { guardedFetch } from "./guarded-fetch.ts";
-import { createPinnedAgent } from "./pinned-agent.ts";
-import { type AddressRule, assertPublicUrl, type LookupAll } from "./url-guard.ts";
+import { createPinnedAgent } from "../core/pinned-agent.ts";
+import { type AddressRule, assertPublicUrl, type LookupAll } from "../core/url-guard.ts";
 
 export type RemoteAccess = {
   /** Throws an AppError when `url` may not be connected to. */

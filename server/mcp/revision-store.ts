@@ -12,10 +12,10 @@
 //   whole tool array the row holds; fetchToolLists / fetchSelections read content by hash.
 import { z } from "zod";
 
-import type { Db } from "../db.ts";
-import { toolPolicySchema } from "../policy/rules.ts";
-import type { McpTool } from "./connections.ts";
-import type { RegistryTool } from "./registry.ts";
+import type { Db } from "../db/client.ts";
+import { toolPolicySchema } from "../core/tool-policy.ts";
+import type { McpTool } from "./connection-types.ts";
+import type { RegistryTool } from "./registry-tool.ts";
 import { selectionSchema, snapshotManifestSchema, type Selection, type SnapshotManifest } from "./snapshot-manifest.ts";
 
 const bindingSchema = z.object({

@@ -13,10 +13,11 @@ import {
   startServerProcess,
   type ServerProcess,
 } from "../../e2e/support/mcp-fixture/launch.ts";
-import { createTestDatabase, type TestDatabase } from "../testing/database.ts";
-import { createUserWithSession, waitFor } from "../testing/engine.ts";
-import { runToolCall, type ToolProgress } from "../session/tool-runner.ts";
-import { type ConnectionHealth, ConnectionPool } from "./connections.ts";
+import { createTestDatabase, type TestDatabase } from "../../e2e/support/testbeds/database.ts";
+import { createUserWithSession, waitFor } from "../../e2e/support/testbeds/engine.ts";
+import { runToolCall, type ToolProgress } from "../core/tool-source.ts";
+import { ConnectionPool } from "./connection-pool.ts";
+import type { ConnectionHealth } from "./connection-types.ts";
 import { McpRegistry, type ResolvedConnector } from "./registry.ts";
 import { getSessionTools, setConnectorEnabled } from "./session-tools.ts";
 import type { ConnectorConfig } from "./transports.ts";

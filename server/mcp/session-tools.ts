@@ -9,18 +9,20 @@
 // tools (those matching `query`, when given) with descriptions cut to PANEL_DESCRIPTION_CHARS, plus
 // its counts; and it says, before anything is sent, when the chat's tools are over the limits of the
 // chat's provider (tool-limits.ts), which a turn would refuse to send.
-import type { Db } from "../db.ts";
+import type { Db } from "../db/client.ts";
 import { AppError } from "../errors.ts";
-import { DEFAULT_POLICY, parseToolPolicies, type ToolPolicy } from "../policy/rules.ts";
-import { getChatSession } from "../session/chat-sessions.ts";
+import { DEFAULT_POLICY, parseToolPolicies, type ToolPolicy } from "../core/tool-policy.ts";
+import { getChatSession } from "../db/chat-sessions.ts";
 import { connectionKey } from "./connection-keys.ts";
-import { requestBytes, toolLimitProblem } from "../providers/tool-limits.ts";
-import { type ProviderId, providerIdSchema } from "../session/canonical.ts";
-import type { ConnectionHealth, ConnectionPool, McpTool } from "./connections.ts";
+import { requestBytes, toolLimitProblem } from "../core/tool-limits.ts";
+import { type ProviderId, providerIdSchema } from "../core/canonical.ts";
+import type { ConnectionPool } from "./connection-pool.ts";
+import type { ConnectionHealth, McpTool } from "./connection-types.ts";
 import { listConnectors } from "./connectors.ts";
 import { findNameClashes } from "./name-clashes.ts";
 import { rebuildOrUndo } from "./rebuild-or-undo.ts";
-import type { McpRegistry, RegistrySnapshot, ResolvedConnector } from "./registry.ts";
+import type { McpRegistry, ResolvedConnector } from "./registry.ts";
+import type { RegistrySnapshot } from "./registry-tool.ts";
 
 /**
  * `exposedName` is null when the model does not see the tool (switched off, denied, or outside the

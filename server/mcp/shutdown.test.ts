@@ -11,7 +11,7 @@ import { describe, expect, it, onTestFinished, vi } from "vitest";
 
 import { isAlive } from "../../e2e/support/mcp-fixture/launch.ts";
 
-const HARNESS = path.join(import.meta.dirname, "shutdown-harness.ts");
+const HARNESS = path.join(import.meta.dirname, "../../e2e/support/testbeds/shutdown-harness.ts");
 
 async function startHarness(flags: string[]): Promise<{ child: ChildProcess; pids: number[] }> {
   const child = spawn(process.execPath, ["--import", "tsx", HARNESS, ...flags], {

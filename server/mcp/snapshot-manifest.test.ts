@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 
-import type { McpTool } from "./connections.ts";
-import type { RegistryTool } from "./registry.ts";
+import type { McpTool } from "./connection-types.ts";
+import type { RegistryTool } from "./registry-tool.ts";
 import { buildManifest, buildSelections, expandSelections, type ListSource } from "./snapshot-manifest.ts";
 import { HashedStore, hashToolList } from "./tool-lists.ts";
 

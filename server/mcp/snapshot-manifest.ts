@@ -8,8 +8,8 @@
 // Revisions stored before manifests hold the whole tool array instead (revision-store.ts).
 import { z } from "zod";
 
-import type { McpTool } from "./connections.ts";
-import type { RegistryTool } from "./registry.ts";
+import type { McpTool } from "./connection-types.ts";
+import type { RegistryTool } from "./registry-tool.ts";
 import { hashJson, type Hashed } from "./tool-lists.ts";
 
 export const MANIFEST_VERSION = 2;

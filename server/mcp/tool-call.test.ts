@@ -4,9 +4,10 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 
 import { fixtureStdioConfig } from "../../e2e/support/mcp-fixture/launch.ts";
 import { TINY_PNG } from "../../e2e/support/mcp-fixture/tools.ts";
-import { type JsonValue } from "../session/canonical.ts";
-import { ToolError } from "../session/tool-runner.ts";
-import { ConnectionPool, type McpTool } from "./connections.ts";
+import { type JsonValue } from "../core/canonical.ts";
+import { ToolError } from "../core/tool-source.ts";
+import { ConnectionPool } from "./connection-pool.ts";
+import { type McpTool } from "./connection-types.ts";
 import { assertValidArguments, callMcpTool, capOutput, toOutput } from "./tool-call.ts";
 
 const KEY = "fixture";

@@ -9,9 +9,10 @@ import { Ajv, type ErrorObject, type Options as AjvOptions, type ValidateFunctio
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { ContentBlockSchema } from "@modelcontextprotocol/sdk/types.js";
 
-import { type JsonValue } from "../session/canonical.ts";
-import { ToolError } from "../session/tool-runner.ts";
-import { type ConnectionPool, type McpCallResult, type McpTool, stableJson, type ToolProgress } from "./connections.ts";
+import { type JsonValue } from "../core/canonical.ts";
+import { ToolError } from "../core/tool-source.ts";
+import { type ConnectionPool, stableJson } from "./connection-pool.ts";
+import { type McpCallResult, type McpTool, type ToolProgress } from "./connection-types.ts";
 import { type ConnectorConfig } from "./transports.ts";
 
 export type McpToolCallOptions = {

@@ -4,8 +4,8 @@
 // fails with those words and no request reaches the provider; under the limit the turn goes out.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-import { startConnectorBed, type ConnectorBed } from "../testing/connector-bed.ts";
-import { TEST_MODELS, waitFor, waitForTurnEnd } from "../testing/engine.ts";
+import { startConnectorBed, type ConnectorBed } from "../../e2e/support/testbeds/connector-bed.ts";
+import { TEST_MODELS, waitFor, waitForTurnEnd } from "../../e2e/support/testbeds/engine.ts";
 import { getSessionTools, PANEL_TOOLS_PER_CONNECTOR, setConnectorEnabled } from "./session-tools.ts";
 
 let bed: ConnectorBed;

@@ -10,7 +10,7 @@
 //   same schema objects across revisions is what lets renderers memoise per-provider conversions.
 import { createHash } from "node:crypto";
 
-import type { McpTool } from "./connections.ts";
+import type { McpTool } from "./connection-types.ts";
 
 /** A value with its content hash and the exact JSON the hash was taken of. */
 export type Hashed<T> = { hash: string; json: string; value: T };

@@ -9,9 +9,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { createCaller } from "../api/root.ts";
 import { getSessionHistory } from "../session/history.ts";
-import { createTestUser } from "../testing/database.ts";
-import { sessionMessages, waitFor, waitForTurnEnd } from "../testing/engine.ts";
-import { ANTHROPIC, createPolicyTestbed, type PolicyTestbed } from "../testing/policy-testbed.ts";
+import { createTestUser } from "../../e2e/support/testbeds/database.ts";
+import { sessionMessages, waitFor, waitForTurnEnd } from "../../e2e/support/testbeds/engine.ts";
+import { ANTHROPIC, createPolicyTestbed, type PolicyTestbed } from "../../e2e/support/testbeds/policy-testbed.ts";
 import { decideApproval } from "./approvals.ts";
 import { setConnectorPolicy, setToolPolicy } from "./connector-policy.ts";
 
@@ -142,7 +142,7 @@ describe("a turn waiting for approval", () => {
     const args = { databaseUrl: bed.database.url, ownerId: userId, approvalId, decision: "approve" };
     const child = spawn(
       process.execPath,
-      ["--import", "tsx", "server/testing/decide-process.ts", JSON.stringify(args)],
+      ["--import", "tsx", "e2e/support/testbeds/decide-process.ts", JSON.stringify(args)],
       {
         stdio: ["ignore", "pipe", "inherit"],
       },

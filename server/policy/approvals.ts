@@ -4,12 +4,12 @@
 // latest, on its next poll, so a lost notification costs a second, never the decision. A turn that
 // ends before anyone decides expires its pending rows. Every query here that a user can reach is
 // scoped to the owner of the chat: another user's approval looks like one that does not exist.
-import type { Db } from "../db.ts";
+import type { Db } from "../db/client.ts";
 import { AppError } from "../errors.ts";
 import type { ToolApprovalStatus } from "../generated/prisma/enums.ts";
 import type { TransactionClient } from "../generated/prisma/internal/prismaNamespace.ts";
-import type { JsonValue } from "../session/canonical.ts";
-import { CHANNELS, notify, waitForNotification } from "../session/notifier.ts";
+import type { JsonValue } from "../core/canonical.ts";
+import { CHANNELS, notify, waitForNotification } from "../db/notifier.ts";
 
 export type ApprovalDecision = "approve" | "deny";
 export type ApprovalTarget = { approvalId: string } | { turnId: string; callId: string };

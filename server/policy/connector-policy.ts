@@ -4,12 +4,12 @@
 // connector is switched on. Every change rebuilds the registry: a new revision, applied from the
 // running turn's next model request (or at once with apply now); a change whose rebuild fails is
 // undone and the user told why (mcp/rebuild-or-undo.ts).
-import type { Db } from "../db.ts";
+import type { Db } from "../db/client.ts";
 import { rebuildOrUndo } from "../mcp/rebuild-or-undo.ts";
 import type { McpRegistry } from "../mcp/registry.ts";
 import { assertVisibleConnector } from "../mcp/session-tools.ts";
-import { getChatSession } from "../session/chat-sessions.ts";
-import { parseToolPolicies, type ToolPolicy } from "./rules.ts";
+import { getChatSession } from "../db/chat-sessions.ts";
+import { parseToolPolicies, type ToolPolicy } from "../core/tool-policy.ts";
 
 type Deps = { db: Db; registry: Pick<McpRegistry, "rebuild" | "rebuildSessions"> };
 type ConnectorRef = { sessionId: string; connectorId: string };

@@ -2,8 +2,8 @@
 // and at most `perMinute` calls run per chat in any 60 seconds, counted from the tool results stored
 // in Postgres, so the window holds across turns, restarts and app instances. A call over a limit is
 // not run: it gets an error result that tells the model which limit it hit, and the turn goes on.
-import type { Db } from "../db.ts";
-import { toolErrorResult, type ToolOutcome } from "../session/tool-runner.ts";
+import type { Db } from "../db/client.ts";
+import { toolErrorResult, type ToolOutcome } from "../core/tool-source.ts";
 
 export type ToolCallLimits = { perResponse: number; perMinute: number };
 export type LimitName = "tool_calls_per_response" | "tool_calls_per_minute" | "steps";

@@ -5,13 +5,13 @@
 // a persona's allowlist rebuilds the registry of every chat concerned.
 import { z } from "zod";
 
-import type { Db } from "../db.ts";
+import type { Db } from "../db/client.ts";
 import { AppError } from "../errors.ts";
 import { Prisma } from "../generated/prisma/client.ts";
 import { rebuildOrUndo } from "../mcp/rebuild-or-undo.ts";
 import type { McpRegistry } from "../mcp/registry.ts";
-import { getChatSession } from "../session/chat-sessions.ts";
-import { allowlistEntrySchema } from "./rules.ts";
+import { getChatSession } from "../db/chat-sessions.ts";
+import { allowlistEntrySchema } from "../core/tool-policy.ts";
 
 export const personaInputSchema = z.object({
   name: z.string().trim().min(1, { error: "Name the persona" }).max(80, { error: "80 characters at most" }),

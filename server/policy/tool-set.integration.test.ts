@@ -6,10 +6,15 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { createCaller } from "../api/root.ts";
-import { exposeToolName } from "../providers/tool-names.ts";
-import { createTestUser } from "../testing/database.ts";
-import { sessionMessages, waitForTurnEnd } from "../testing/engine.ts";
-import { ANTHROPIC, createPolicyTestbed, DEFAULT_SYSTEM, type PolicyTestbed } from "../testing/policy-testbed.ts";
+import { exposeToolName } from "../core/tool-names.ts";
+import { createTestUser } from "../../e2e/support/testbeds/database.ts";
+import { sessionMessages, waitForTurnEnd } from "../../e2e/support/testbeds/engine.ts";
+import {
+  ANTHROPIC,
+  createPolicyTestbed,
+  DEFAULT_SYSTEM,
+  type PolicyTestbed,
+} from "../../e2e/support/testbeds/policy-testbed.ts";
 import { setConnectorPolicy, setToolPolicy } from "./connector-policy.ts";
 import { createPersona, setSessionPersona, updatePersona } from "./personas.ts";
 

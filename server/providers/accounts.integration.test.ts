@@ -8,10 +8,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { env } from "../env.ts";
 import { SessionManager } from "../session/manager.ts";
-import { startListening, stopListening } from "../session/notifier.ts";
-import { createBuiltinToolSource } from "../session/builtin-tools.ts";
-import { createTestDatabase, createTestUser, type TestDatabase } from "../testing/database.ts";
-import { fakeBaseUrl, messageText, sessionMessages, waitForTurnEnd } from "../testing/engine.ts";
+import { startListening, stopListening } from "../db/notifier.ts";
+import { createBuiltinToolSource } from "../mcp/builtin-tools.ts";
+import { createTestDatabase, createTestUser, type TestDatabase } from "../../e2e/support/testbeds/database.ts";
+import { fakeBaseUrl, messageText, sessionMessages, waitForTurnEnd } from "../../e2e/support/testbeds/engine.ts";
 import { startFakeProvider } from "../../e2e/support/fake-provider/server.ts";
 import {
   addApiKeyAccount,

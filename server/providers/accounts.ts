@@ -10,12 +10,12 @@
 import { z } from "zod";
 
 import { openSecret, sealSecret } from "../crypto/secrets.ts";
-import type { Db } from "../db.ts";
+import type { Db } from "../db/client.ts";
 import { env } from "../env.ts";
 import { AppError } from "../errors.ts";
 import type { Prisma, ProviderAccount } from "../generated/prisma/client.ts";
-import { assertPublicUrl, type LookupAll } from "../mcp/url-guard.ts";
-import type { ProviderId } from "../session/canonical.ts";
+import { assertPublicUrl, type LookupAll } from "../core/url-guard.ts";
+import type { ProviderId } from "../core/canonical.ts";
 
 export type AccountCredentials = {
   apiKey?: string;

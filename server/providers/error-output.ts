@@ -10,7 +10,7 @@
 // Older stored results in other shapes (a string, `{error: "…"}`) are read into the same object.
 import type { JSONValue } from "ai";
 
-import type { JsonValue, ProviderId } from "../session/canonical.ts";
+import type { JsonValue, ProviderId } from "../core/canonical.ts";
 
 export type CanonicalToolError = { code: string; message: string };
 

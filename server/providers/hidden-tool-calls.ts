@@ -5,7 +5,7 @@
 // Calls come back in the order they appear. A parsed block is removed from the text; a malformed one
 // (no server or tool, arguments that are not a JSON object, a block that never closes) stays in the
 // text and adds a warning. Never throws.
-import type { JsonValue } from "../session/canonical.ts";
+import type { JsonValue } from "../core/canonical.ts";
 
 export type HiddenToolCall = { server: string; tool: string; args: Record<string, JsonValue> };
 export type HiddenToolCallScan = { calls: HiddenToolCall[]; text: string; warnings: string[] };

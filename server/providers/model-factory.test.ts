@@ -4,9 +4,9 @@ import { streamText } from "ai";
 import { describe, expect, it } from "vitest";
 
 import { parseEnv } from "../env.ts";
-import type { ProviderId } from "../session/canonical.ts";
+import type { ProviderId } from "../core/canonical.ts";
 import { createLanguageModel, listConfiguredProviders, resolveProviderConfig } from "./model-factory.ts";
-import { capturingFetch, replyFor } from "./test-support.ts";
+import { capturingFetch, replyFor } from "../../e2e/support/testbeds/provider-wire.ts";
 
 const fullEnv = parseEnv({
   ANTHROPIC_API_KEY: "sk-ant-secret",

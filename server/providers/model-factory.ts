@@ -13,7 +13,7 @@ import type { LanguageModelV4 } from "@ai-sdk/provider";
 
 import type { Env } from "../env.ts";
 import { AppError } from "../errors.ts";
-import type { ProviderId } from "../session/canonical.ts";
+import type { ProviderId } from "../core/canonical.ts";
 import { OPENAI_COMPATIBLE_SDK_NAME } from "./provider-keys.ts";
 import { withRetryBeforeOutput } from "./retry-before-output.ts";
 

@@ -9,11 +9,11 @@
 //   tagged with it and only sent back to the same origin.
 import type { LanguageModel } from "ai";
 
-import type { Db } from "../db.ts";
+import type { Db } from "../db/client.ts";
 import { AppError } from "../errors.ts";
 import type { ProviderAccount } from "../generated/prisma/client.ts";
-import { assertPublicUrl } from "../mcp/url-guard.ts";
-import type { ProviderId, ProviderOrigin } from "../session/canonical.ts";
+import { assertPublicUrl } from "../core/url-guard.ts";
+import type { ProviderId, ProviderOrigin } from "../core/canonical.ts";
 import { openCredentials } from "./accounts.ts";
 import {
   createLanguageModel,

@@ -2,8 +2,8 @@
 // provider accounts (API keys, OpenAI-compatible endpoints, subscriptions), each with its models.
 // Never carries a credential. An account that needs reconnecting is listed (so a chat that uses it
 // shows why it fails) but marked.
-import type { Db } from "../db.ts";
-import type { ProviderId } from "../session/canonical.ts";
+import type { Db } from "../db/client.ts";
+import type { ProviderId } from "../core/canonical.ts";
 import { listAccounts } from "./accounts.ts";
 import { listConfiguredProviders, type ProviderEnv } from "./model-factory.ts";
 

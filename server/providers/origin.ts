@@ -5,7 +5,7 @@
 // key another's. A request's origin is the account it runs on ("server" for the server-wide
 // configuration) and its endpoint family; stored data goes back only to an identical origin. Data
 // stored before origins were recorded goes back only to the server-wide configuration, as it did.
-import type { ProviderId, ProviderOrigin } from "../session/canonical.ts";
+import type { ProviderId, ProviderOrigin } from "../core/canonical.ts";
 
 export const SERVER_ACCOUNT = "server";
 

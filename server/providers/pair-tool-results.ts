@@ -4,7 +4,7 @@
 // DROPPED, never sent, because every provider rejects a call without a result; an assistant message
 // left empty by that is dropped too. A result whose call is not in the transcript is dropped. Only the
 // first result for a call id counts. Pure.
-import type { AssistantPart, CanonicalMessage, TextPart, ToolCallPart, ToolResultPart } from "../session/canonical.ts";
+import type { AssistantPart, CanonicalMessage, TextPart, ToolCallPart, ToolResultPart } from "../core/canonical.ts";
 
 export type PairedCall = { call: ToolCallPart; result: ToolResultPart };
 

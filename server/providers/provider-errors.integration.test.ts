@@ -6,7 +6,7 @@
 // error or a log line.
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 
-import type { ProviderId } from "../session/canonical.ts";
+import type { ProviderId } from "../core/canonical.ts";
 import {
   createTestEngine,
   createUserWithSession,
@@ -16,7 +16,7 @@ import {
   TEST_MODELS,
   waitForTurnEnd,
   type TestEngine,
-} from "../testing/engine.ts";
+} from "../../e2e/support/testbeds/engine.ts";
 import { createLanguageModel } from "./model-factory.ts";
 
 const SECRET_KEY = "sk-patchbay-test-SECRET-0123456789";

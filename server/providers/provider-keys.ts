@@ -4,7 +4,7 @@
 // created with the fixed name `compatible` (model-factory.ts), so its key never depends on the
 // configured display name; it is deliberately not `openaiCompatible`, which that SDK would spread
 // verbatim into the wire message.
-import type { ProviderId } from "../session/canonical.ts";
+import type { ProviderId } from "../core/canonical.ts";
 
 export const OPENAI_COMPATIBLE_SDK_NAME = "compatible";
 

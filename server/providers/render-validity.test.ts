@@ -6,10 +6,10 @@
 // provider's history, no tools declared at all.
 import { describe, expect, it } from "vitest";
 
-import type { CanonicalMessage, ProviderId, ToolSnapshot, Transcript } from "../session/canonical.ts";
+import type { CanonicalMessage, ProviderId, ToolSnapshot, Transcript } from "../core/canonical.ts";
 import { INTERRUPTED_RESPONSE_PLACEHOLDER, renderRequest } from "./render.ts";
-import { WIRE_TEST_MODELS, WIRE_VALIDATORS, wireBodyOf } from "./test-support.ts";
-import { snapshot, toolRound, toolRoundThenUser } from "./test-transcripts.ts";
+import { WIRE_TEST_MODELS, WIRE_VALIDATORS, wireBodyOf } from "../../e2e/support/testbeds/provider-wire.ts";
+import { snapshot, toolRound, toolRoundThenUser } from "../../e2e/support/testbeds/transcripts.ts";
 
 (globalThis as { AI_SDK_LOG_WARNINGS?: boolean }).AI_SDK_LOG_WARNINGS = false;
 

@@ -4,10 +4,10 @@
 import { streamText } from "ai";
 import { describe, expect, it } from "vitest";
 
-import type { ProviderId, ToolSnapshot, Transcript } from "../session/canonical.ts";
+import type { ProviderId, ToolSnapshot, Transcript } from "../core/canonical.ts";
 import { createLanguageModel } from "./model-factory.ts";
 import { renderRequest } from "./render.ts";
-import { capturingFetch, replyFor } from "./test-support.ts";
+import { capturingFetch, replyFor } from "../../e2e/support/testbeds/provider-wire.ts";
 import {
   ANTHROPIC_SIGNATURE,
   GOOGLE_SIGNATURE,
@@ -16,7 +16,7 @@ import {
   snapshot,
   toolRound,
   toolRoundThenUser,
-} from "./test-transcripts.ts";
+} from "../../e2e/support/testbeds/transcripts.ts";
 
 // The Gemini 3 replays below make the SDK inject its signature sentinel and warn about it on purpose.
 (globalThis as { AI_SDK_LOG_WARNINGS?: boolean }).AI_SDK_LOG_WARNINGS = false;

@@ -3,7 +3,7 @@
 import type { ModelMessage } from "ai";
 import { describe, expect, it } from "vitest";
 
-import type { CanonicalMessage, ProviderId, Transcript } from "../session/canonical.ts";
+import type { CanonicalMessage, ProviderId, Transcript } from "../core/canonical.ts";
 import { renderRequest, type RenderInput } from "./render.ts";
 import {
   ANTHROPIC_SIGNATURE,
@@ -12,8 +12,8 @@ import {
   OPENAI_ENCRYPTED,
   snapshot,
   toolRound,
-} from "./test-transcripts.ts";
-import { exposeToolName } from "./tool-names.ts";
+} from "../../e2e/support/testbeds/transcripts.ts";
+import { exposeToolName } from "../core/tool-names.ts";
 
 const render = (provider: ProviderId, transcript: Transcript, extra: Partial<RenderInput> = {}) =>
   renderRequest({

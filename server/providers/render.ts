@@ -37,7 +37,7 @@ import type {
   ToolSnapshot,
   ToolSpec,
   Transcript,
-} from "../session/canonical.ts";
+} from "../core/canonical.ts";
 import { errorOutputValue } from "./error-output.ts";
 import { toGeminiSchema } from "./google/schema.ts";
 import { signFunctionCalls } from "./google/thought-signatures.ts";
@@ -45,7 +45,7 @@ import { isSameOrigin, originOf } from "./origin.ts";
 import { pairToolResults, type PairedCall, type PairedTurn } from "./pair-tool-results.ts";
 import { sdkProviderKey } from "./provider-keys.ts";
 import { describeToolsForPrompt, toolCallAsText, toolResultAsText } from "./text-tools.ts";
-import { exposeToolName } from "./tool-names.ts";
+import { exposeToolName } from "../core/tool-names.ts";
 
 export type RenderInput = {
   provider: ProviderId;

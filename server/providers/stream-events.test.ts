@@ -3,7 +3,7 @@
 import { jsonSchema, streamText, tool, type Tool } from "ai";
 import { describe, expect, it } from "vitest";
 
-import type { StreamEvent } from "../session/canonical.ts";
+import type { StreamEvent } from "../core/canonical.ts";
 import { createLanguageModel } from "./model-factory.ts";
 import { decodeFullStream, toStreamEvents } from "./stream-events.ts";
 import {
@@ -13,7 +13,7 @@ import {
   splitOpenAIResponses,
   toSseBody,
   type FixtureProvider,
-} from "./test-support.ts";
+} from "../../e2e/support/testbeds/provider-wire.ts";
 
 const modelIds: Record<FixtureProvider, string> = {
   anthropic: "claude-sonnet-4-5",

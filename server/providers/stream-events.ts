@@ -14,7 +14,7 @@
 // (safe-error.ts).
 import type { ProviderMetadata, TextStreamPart, ToolSet } from "ai";
 
-import type { JsonValue, ProviderData, ProviderId, ProviderOrigin, StreamEvent } from "../session/canonical.ts";
+import type { JsonValue, ProviderData, ProviderId, ProviderOrigin, StreamEvent } from "../core/canonical.ts";
 import { sdkProviderKey } from "./provider-keys.ts";
 import { safeErrorMessage } from "./safe-error.ts";
 

@@ -4,7 +4,7 @@
 // (parsed back by hidden-tool-calls.ts), and history calls and results are rendered as text in the
 // same form. Tools are named by their canonical `server.tool` split at the first dot, so a parsed
 // call maps back to `${server}.${tool}`. Pure.
-import type { JsonValue, ToolCallPart, ToolResultPart, ToolSpec } from "../session/canonical.ts";
+import type { JsonValue, ToolCallPart, ToolResultPart, ToolSpec } from "../core/canonical.ts";
 import { canonicalError } from "./error-output.ts";
 
 export type SplitToolName = { server: string; tool: string };

@@ -10,9 +10,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import type { ParsedRequest, ScriptedReply } from "../../e2e/support/fake-provider/script.ts";
 import { countRecentToolCalls } from "../policy/limits.ts";
-import { startConnectorBed, type ConnectorBed } from "../testing/connector-bed.ts";
-import { fakeIdFor, TEST_MODELS, waitFor, waitForTurnEnd } from "../testing/engine.ts";
-import { providerIds, type ProviderId } from "./canonical.ts";
+import { startConnectorBed, type ConnectorBed } from "../../e2e/support/testbeds/connector-bed.ts";
+import { fakeIdFor, TEST_MODELS, waitFor, waitForTurnEnd } from "../../e2e/support/testbeds/engine.ts";
+import { providerIds, type ProviderId } from "../core/canonical.ts";
 import { getSessionHistory } from "./history.ts";
 import { appendTurnToolMessage } from "./transcript.ts";
 

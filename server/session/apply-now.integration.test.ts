@@ -9,10 +9,10 @@
 // never shows a call without its result. More cases in apply-now-kept.integration.test.ts.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-import { exposeToolName } from "../providers/tool-names.ts";
-import { startConnectorBed, type ConnectorBed } from "../testing/connector-bed.ts";
-import { fakeIdFor, TEST_MODELS, waitFor, waitForTurnEnd } from "../testing/engine.ts";
-import { providerIds, type ProviderId } from "./canonical.ts";
+import { exposeToolName } from "../core/tool-names.ts";
+import { startConnectorBed, type ConnectorBed } from "../../e2e/support/testbeds/connector-bed.ts";
+import { fakeIdFor, TEST_MODELS, waitFor, waitForTurnEnd } from "../../e2e/support/testbeds/engine.ts";
+import { providerIds, type ProviderId } from "../core/canonical.ts";
 
 const TIME_TOOL = exposeToolName("builtin.current_time");
 let bed: ConnectorBed;

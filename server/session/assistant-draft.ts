@@ -10,7 +10,7 @@ import type {
   StreamEvent,
   ToolCallPart,
   ToolSnapshot,
-} from "./canonical.ts";
+} from "../core/canonical.ts";
 
 export type PendingDelta = { kind: "text" | "reasoning"; partIndex: number; text: string };
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 
-import type { CanonicalMessage, ToolResultPart } from "./canonical.ts";
+import type { CanonicalMessage, ToolResultPart } from "../core/canonical.ts";
 import { CANCELLED_BY_RESTART, cutBack } from "./cut-back.ts";
 
 const call = (id: string) => ({ type: "tool-call" as const, id, name: "fixture.echo", args: { text: id } });

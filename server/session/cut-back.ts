@@ -11,8 +11,8 @@
 // Each round also gets the results it lacks in storage: the logged result, else a `cancelled` one,
 // so after a restart every call of the superseded turn has a stored result and its card a status.
 // Pure.
-import type { CanonicalMessage, ToolCallPart, ToolResultPart } from "./canonical.ts";
-import { toolErrorResult } from "./tool-runner.ts";
+import type { CanonicalMessage, ToolCallPart, ToolResultPart } from "../core/canonical.ts";
+import { toolErrorResult } from "../core/tool-source.ts";
 
 export type RoundCut = {
   /** The assistant message of the round (its text, reasoning and calls, in order). */

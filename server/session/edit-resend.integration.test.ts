@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { AppError } from "../errors.ts";
-import { createTestUser } from "../testing/database.ts";
+import { createTestUser } from "../../e2e/support/testbeds/database.ts";
 import {
   createTestEngine,
   createUserWithSession,
@@ -14,7 +14,7 @@ import {
   waitFor,
   waitForTurnEnd,
   type TestEngine,
-} from "../testing/engine.ts";
+} from "../../e2e/support/testbeds/engine.ts";
 import { getSessionHistory } from "./history.ts";
 
 let engine: TestEngine;

@@ -7,10 +7,10 @@
 //
 // Only the last user message can be edited, and only while no answer is being written (the claim
 // of the session's active-turn slot decides races, exactly as for a send).
-import type { Db } from "../db.ts";
+import type { Db } from "../db/client.ts";
 import type { Prisma } from "../generated/prisma/client.ts";
 import { AppError } from "../errors.ts";
-import { appendEvent } from "./events.ts";
+import { appendEvent } from "./event-log.ts";
 import { appendMessage, isReplacedMessage, type ReplacedMetadata } from "./transcript.ts";
 
 export type EditTarget = { id: string; sessionId: string; seq: number; metadata: unknown };

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { AppError } from "../errors.ts";
-import { exposeToolName } from "../providers/tool-names.ts";
+import { exposeToolName } from "../core/tool-names.ts";
 import {
   createTestEngine,
   createUserWithSession,
@@ -15,9 +15,10 @@ import {
   waitFor,
   waitForTurnEnd,
   type TestEngine,
-} from "../testing/engine.ts";
-import { providerIds, type ProviderId } from "./canonical.ts";
-import { followEvents, readEventsAfter } from "./events.ts";
+} from "../../e2e/support/testbeds/engine.ts";
+import { providerIds, type ProviderId } from "../core/canonical.ts";
+import { followEvents } from "./event-feed.ts";
+import { readEventsAfter } from "./event-log.ts";
 import { getSessionHistory } from "./history.ts";
 
 const TIME_TOOL = exposeToolName("builtin.current_time");

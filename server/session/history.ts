@@ -2,10 +2,10 @@
 // request), the tool approvals (pending ones are the prompts to show again after a reload) and the
 // id of the last event included, all read in one repeatable-read snapshot so the browser can follow
 // the event stream from exactly that id. Provider-opaque data stays server-side.
-import type { Db } from "../db.ts";
+import type { Db } from "../db/client.ts";
 import { listSessionApprovals, type ApprovalDto } from "../policy/approvals.ts";
-import type { AssistantPart, JsonValue } from "./canonical.ts";
-import { getChatSession, type ChatSessionDto } from "./chat-sessions.ts";
+import type { AssistantPart, JsonValue } from "../core/canonical.ts";
+import { getChatSession, type ChatSessionDto } from "../db/chat-sessions.ts";
 import { isReplacedMessage, keptFromOf, toCanonicalMessage, type ReplacedMetadata } from "./transcript.ts";
 
 export type PartDto =

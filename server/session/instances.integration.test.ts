@@ -15,7 +15,7 @@ import {
   waitFor,
   waitForTurnEnd,
   type TestEngine,
-} from "../testing/engine.ts";
+} from "../../e2e/support/testbeds/engine.ts";
 
 let engine: TestEngine;
 const children: ChildProcess[] = [];
@@ -42,9 +42,13 @@ async function startTurnInOtherProcess(
     provider: "anthropic",
     model: TEST_MODELS.anthropic,
   };
-  const child = spawn(process.execPath, ["--import", "tsx", "server/testing/turn-process.ts", JSON.stringify(args)], {
-    stdio: ["ignore", "pipe", "inherit"],
-  });
+  const child = spawn(
+    process.execPath,
+    ["--import", "tsx", "e2e/support/testbeds/turn-process.ts", JSON.stringify(args)],
+    {
+      stdio: ["ignore", "pipe", "inherit"],
+    },
+  );
   children.push(child);
   const lines = createInterface({ input: child.stdout });
   const first = await new Promise<string>((resolve, reject) => {

@@ -13,9 +13,9 @@
 // Returns the events that announce these rows, for the caller to append after the commit.
 import type { TransactionClient } from "../generated/prisma/internal/prismaNamespace.ts";
 import type { Prisma } from "../generated/prisma/client.ts";
-import { toolResultPartSchema, type ToolResultPart } from "./canonical.ts";
+import { toolResultPartSchema, type ToolResultPart } from "../core/canonical.ts";
 import { cutBack, type RoundCut } from "./cut-back.ts";
-import type { EventInput } from "./event-store.ts";
+import type { EventInput } from "./event-log.ts";
 import { toPartDto } from "./history.ts";
 import { toCanonicalMessage, type KeptMetadata } from "./transcript.ts";
 

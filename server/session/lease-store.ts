@@ -3,7 +3,7 @@
 // in the instance named by `leaseOwner` while `leaseExpiresAt` is ahead; the owner renews it, and
 // any instance may end a turn whose lease lapsed. Times come from the app's clock (as every other
 // lease write) and are stored as UTC.
-import { poolOf, type Db } from "../db.ts";
+import { poolOf, type Db } from "../db/client.ts";
 
 /**
  * Extends the leases of `turnIds` that `owner` holds and that still stream uncancelled, and returns

@@ -10,11 +10,11 @@
 // atomically (restart.ts); apply now keeps the old turn's complete tool rounds, regenerate redoes all.
 import { randomUUID } from "node:crypto";
 
-import type { Db } from "../db.ts";
+import type { Db } from "../db/client.ts";
 import { AppError } from "../errors.ts";
 import type { ModelResolver } from "../providers/model-resolver.ts";
-import type { ProviderId } from "./canonical.ts";
-import { DEFAULT_SESSION_TITLE, getChatSession } from "./chat-sessions.ts";
+import type { ProviderId } from "../core/canonical.ts";
+import { DEFAULT_SESSION_TITLE, getChatSession } from "../db/chat-sessions.ts";
 import { findEditableMessage, replaceLastUserMessage } from "./edit-resend.ts";
 import {
   assertUsableAccount,
@@ -24,14 +24,15 @@ import {
   type ModelChoice,
   type TurnModel,
 } from "./turn-models.ts";
-import { appendEvents, type EventInput } from "./event-store.ts";
+import { appendEvents, type EventInput } from "./event-log.ts";
 import { findLapsedTurns, renewLeases } from "./lease-store.ts";
-import { CHANNELS, notify, onNotification } from "./notifier.ts";
+import { CHANNELS, notify, onNotification } from "../db/notifier.ts";
 import { supersedeForRestart } from "./restart.ts";
-import { runTurn, type TurnSpec } from "./turn-runner.ts";
-import { finishTurn, releaseSession, turnSelect } from "./turn-store.ts";
-import { startTurnRows } from "./turn-writes.ts";
-import type { ToolSource } from "./tool-runner.ts";
+import { runTurn } from "./turn-runner.ts";
+import { type TurnSpec } from "./turn-spec.ts";
+import { finishTurn, releaseSession, turnSelect } from "./turn-end.ts";
+import { startTurnRows } from "./turn-sql.ts";
+import type { ToolSource } from "../core/tool-source.ts";
 
 export type { ModelChoice } from "./turn-models.ts";
 
@@ -96,7 +97,7 @@ export class SessionManager {
   }
 
   /**
-   * Persists the user message and the turn (one statement: see turn-writes.ts), then runs the turn
+   * Persists the user message and the turn (one statement: see turn-sql.ts), then runs the turn
    * in the background. With an explicit model choice nothing is read first.
    */
   async startTurn(ownerId: string, sessionId: string, text: string, choice?: ModelChoice): Promise<{ turnId: string }> {

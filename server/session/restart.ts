@@ -8,11 +8,11 @@
 // After the commit, the old turn's events (its settled calls, then `turn.finished`) are appended;
 // the new turn's events (its kept copies) are returned for the caller to append after its
 // `turn.started`.
-import type { Db } from "../db.ts";
+import type { Db } from "../db/client.ts";
 import { AppError } from "../errors.ts";
 import type { Prisma } from "../generated/prisma/client.ts";
 import { expirePendingApprovals } from "../policy/approvals.ts";
-import { appendEvents } from "./event-store.ts";
+import { appendEvents } from "./event-log.ts";
 import { settleSupersededTurn, type SettledTurn } from "./kept-rounds.ts";
 
 export type SupersededTurn = { id: string; sessionId: string; status: string };

@@ -5,7 +5,7 @@
 // its answer ends the turn, which carries the step-limit note for the user.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-import { exposeToolName } from "../providers/tool-names.ts";
+import { exposeToolName } from "../core/tool-names.ts";
 import {
   createTestEngine,
   createUserWithSession,
@@ -15,10 +15,10 @@ import {
   TEST_MODELS,
   waitForTurnEnd,
   type TestEngine,
-} from "../testing/engine.ts";
-import { createBuiltinToolSource } from "./builtin-tools.ts";
-import { providerIds, type ProviderId } from "./canonical.ts";
-import type { ToolSource } from "./tool-runner.ts";
+} from "../../e2e/support/testbeds/engine.ts";
+import { createBuiltinToolSource } from "../mcp/builtin-tools.ts";
+import { providerIds, type ProviderId } from "../core/canonical.ts";
+import type { ToolSource } from "../core/tool-source.ts";
 
 const TIME_TOOL = exposeToolName("builtin.current_time");
 const choice = (provider: ProviderId) => ({ provider, model: TEST_MODELS[provider] });

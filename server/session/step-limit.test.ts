@@ -4,9 +4,9 @@
 // has tool blocks) and tells the model why, for histories produced by any provider.
 import { describe, expect, it } from "vitest";
 
-import { WIRE_TEST_MODELS, WIRE_VALIDATORS, wireBodyOf } from "../providers/test-support.ts";
-import { snapshot, toolRound } from "../providers/test-transcripts.ts";
-import { providerIds, type ProviderId, type ToolSnapshot, type Transcript } from "./canonical.ts";
+import { WIRE_TEST_MODELS, WIRE_VALIDATORS, wireBodyOf } from "../../e2e/support/testbeds/provider-wire.ts";
+import { snapshot, toolRound } from "../../e2e/support/testbeds/transcripts.ts";
+import { providerIds, type ProviderId, type ToolSnapshot, type Transcript } from "../core/canonical.ts";
 import { renderFinalRequest, stepLimitNote } from "./step-limit.ts";
 
 (globalThis as { AI_SDK_LOG_WARNINGS?: boolean }).AI_SDK_LOG_WARNINGS = false;

@@ -3,7 +3,7 @@
 // `ask` tool then waits for the user's approval (cancel and restart still end the turn while it
 // waits); then it runs through the tool source. A call that does not run still gets a result the
 // model reads (`too_many_calls`, `rate_limited`, `denied`, `unknown_tool`), and the turn goes on.
-import type { Db } from "../db.ts";
+import type { Db } from "../db/client.ts";
 import { requestApproval, waitForDecision } from "../policy/approvals.ts";
 import {
   countRecentToolCalls,
@@ -14,8 +14,9 @@ import {
   type CallPlan,
   type ToolCallLimits,
 } from "../policy/limits.ts";
-import type { ToolCallPart, ToolResultPart } from "./canonical.ts";
-import { appendEvent, type SessionEventType } from "./events.ts";
+import type { ToolCallPart, ToolResultPart } from "../core/canonical.ts";
+import { appendEvent } from "./event-log.ts";
+import { type SessionEventType } from "./event-types.ts";
 import {
   runToolCall,
   toolErrorResult,
@@ -23,7 +24,7 @@ import {
   type ToolOutcome,
   type ToolProgress,
   type ToolSource,
-} from "./tool-runner.ts";
+} from "../core/tool-source.ts";
 import { appendTurnToolMessage } from "./transcript.ts";
 
 /** The turn must stop here without writing anything more: it was aborted, or it ended elsewhere. */

@@ -5,7 +5,7 @@
 // copies of its own (kept-rounds.ts, `metadata.keptFrom`).
 import { randomUUID } from "node:crypto";
 
-import { poolOf, type Db } from "../db.ts";
+import { poolOf, type Db } from "../db/client.ts";
 import { AppError } from "../errors.ts";
 import {
   assistantPartSchema,
@@ -15,7 +15,7 @@ import {
   type CanonicalMessage,
   type TextPart,
   type ToolResultPart,
-} from "./canonical.ts";
+} from "../core/canonical.ts";
 
 /** The metadata of a user message replaced by an edit: the id of the message that replaced it. */
 export type ReplacedMetadata = { replacedBy: string };
@@ -50,7 +50,7 @@ export function toCanonicalMessage(row: MessageRow): CanonicalMessage {
  * The history a turn renders from: every message up to `historySeq`, minus those of superseded
  * turns and replaced user messages, plus the turn's own messages (its tool rounds so far), in
  * sequence order. Read before every model request, so it is one raw statement on the client's pool
- * (as the other hot-path SQL, see event-store.ts) rather than a Prisma query.
+ * (as the other hot-path SQL, see event-log.ts) rather than a Prisma query.
  */
 export async function loadTurnHistory(
   db: Db,

@@ -4,7 +4,7 @@
 // DTO the browser loads, and live in a `request.finished` event.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-import { exposeToolName } from "../providers/tool-names.ts";
+import { exposeToolName } from "../core/tool-names.ts";
 import {
   createTestEngine,
   createUserWithSession,
@@ -12,8 +12,8 @@ import {
   TEST_MODELS,
   waitForTurnEnd,
   type TestEngine,
-} from "../testing/engine.ts";
-import { providerIds, type ProviderId } from "./canonical.ts";
+} from "../../e2e/support/testbeds/engine.ts";
+import { providerIds, type ProviderId } from "../core/canonical.ts";
 import { getSessionHistory } from "./history.ts";
 
 const TIME_TOOL = exposeToolName("builtin.current_time");

@@ -1,8 +1,8 @@
 // What a turn runs on, read for the session manager: the model choice (provider, model, account) a
 // chat last used, whether a chosen provider account may be used, and the chat's persona prompt.
-import type { Db } from "../db.ts";
+import type { Db } from "../db/client.ts";
 import { AppError } from "../errors.ts";
-import type { ProviderId } from "./canonical.ts";
+import type { ProviderId } from "../core/canonical.ts";
 
 /** What a turn runs on: provider (wire format), model, and the user's account (null: the server's key). */
 export type ModelChoice = { provider: ProviderId; model: string; accountId?: string | null };

@@ -8,46 +8,24 @@
 // records why.
 import { streamText } from "ai";
 
-import type { Db } from "../db.ts";
 import { AppError } from "../errors.ts";
-import { limitMessage, type ToolCallLimits } from "../policy/limits.ts";
+import { limitMessage } from "../policy/limits.ts";
 import { extractHiddenToolCalls } from "../providers/hidden-tool-calls.ts";
-import type { ModelResolver } from "../providers/model-resolver.ts";
 import { renderRequest, type RenderedRequest, type RenderInput } from "../providers/render.ts";
 import { safeErrorMessage } from "../providers/safe-error.ts";
-import { requestBytes, toolLimitProblem } from "../providers/tool-limits.ts";
+import { requestBytes, toolLimitProblem } from "../core/tool-limits.ts";
 import { decodeFullStream } from "../providers/stream-events.ts";
 import { AssistantDraft, newCanonicalCallId } from "./assistant-draft.ts";
-import type { ProviderId, ProviderOrigin, ToolCallPart } from "./canonical.ts";
-import { appendEvent, type EventInput } from "./event-store.ts";
+import type { ProviderId, ProviderOrigin, ToolCallPart } from "../core/canonical.ts";
+import { appendEvent, type EventInput } from "./event-log.ts";
 import { toPartDto } from "./history.ts";
-import { createWriter } from "./message-writer.ts";
+import { createWriter } from "./streaming-message.ts";
 import { renderFinalRequest } from "./step-limit.ts";
 import { runToolRound, StepAborted } from "./tool-round.ts";
-import type { SourceSnapshot, ToolSource } from "./tool-runner.ts";
+import type { SourceSnapshot } from "../core/tool-source.ts";
 import { loadTurnHistory } from "./transcript.ts";
-import { newRowId, recordRequestEnd, recordRequestStart } from "./turn-writes.ts";
-
-export type TurnSpec = {
-  id: string;
-  sessionId: string;
-  historySeq: number;
-  provider: ProviderId;
-  model: string;
-  /** The user's provider account; null: the server-wide configuration. */
-  accountId: string | null;
-};
-
-export type TurnDeps = {
-  db: Db;
-  tools: ToolSource;
-  resolveModel: ModelResolver;
-  maxSteps: number;
-  toolTimeoutMs: number;
-  limits: ToolCallLimits;
-  system?: string;
-  flushIntervalMs?: number;
-};
+import type { TurnDeps, TurnSpec } from "./turn-spec.ts";
+import { newRowId, recordRequestEnd, recordRequestStart } from "./turn-sql.ts";
 
 export type TurnOutcome = {
   status: "completed" | "failed" | "aborted";

@@ -2,8 +2,9 @@
 // validators: name patterns (Anthropic and OpenAI `^[a-zA-Z0-9_-]{1,64}$`; Gemini starts with a
 // letter or `_`, then `[a-zA-Z0-9_.:-]`, 64 at most), unique names within one request, object
 // schemas for function parameters, local `$ref`s that resolve and do not cycle, and Gemini's
-// OpenAPI 3.0 subset for `parameters` (specs/provider-oauth.md §4). Every check returns the first
+// OpenAPI 3.0 subset for `parameters` (docs/provider-subscriptions.md). Every check returns the first
 // problem as a message naming the offending path, or undefined. Pure.
+import { GEMINI_SCHEMA_FIELDS } from "../../../server/providers/google/schema.ts";
 import { asString } from "./wire.ts";
 
 export const OPENAI_TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
@@ -86,30 +87,7 @@ export function checkLocalRefs(root: Record<string, unknown>, path: string): Pro
 }
 
 /** The fields of Gemini's Schema message (the OpenAPI 3.0 subset `parameters` accepts). */
-const GEMINI_SCHEMA_FIELDS = new Set([
-  "type",
-  "format",
-  "title",
-  "description",
-  "nullable",
-  "enum",
-  "items",
-  "minItems",
-  "maxItems",
-  "properties",
-  "required",
-  "minProperties",
-  "maxProperties",
-  "minLength",
-  "maxLength",
-  "pattern",
-  "minimum",
-  "maximum",
-  "anyOf",
-  "propertyOrdering",
-  "default",
-  "example",
-]);
+const GEMINI_FIELDS = new Set(GEMINI_SCHEMA_FIELDS);
 const GEMINI_TYPES = new Set(["STRING", "NUMBER", "INTEGER", "BOOLEAN", "ARRAY", "OBJECT"]);
 
 /**
@@ -121,7 +99,7 @@ const GEMINI_TYPES = new Set(["STRING", "NUMBER", "INTEGER", "BOOLEAN", "ARRAY",
 export function checkGeminiSchema(schema: unknown, path: string): Problem {
   if (!isObject(schema)) return `Invalid value at '${path}': expected a Schema object`;
   for (const key of Object.keys(schema)) {
-    if (!GEMINI_SCHEMA_FIELDS.has(key)) {
+    if (!GEMINI_FIELDS.has(key)) {
       return `Invalid JSON payload received. Unknown name "${key}" at '${path}': Cannot find field.`;
     }
   }

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # MCP client conformance (@modelcontextprotocol/conformance) for Patchbay's client stack: the runner
-# starts each scenario's test server and runs server/mcp/conformance-client.ts against it. Runs the
+# starts each scenario's test server and runs e2e/support/mcp-oauth/conformance-client.ts against it. Runs the
 # scenarios Patchbay passes; exits non-zero when any fails or warns. Not run here, with the reason:
 #   elicitation-sep1034-client-defaults  Patchbay's client declares no elicitation capability.
 #   auth/client-credentials-*, auth/cross-app-access-complete-flow  machine-to-machine extensions;
@@ -10,7 +10,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../../.."
 export PATH="$PWD/node_modules/.bin:$PATH"
 
-CLIENT="tsx server/mcp/conformance-client.ts"
+CLIENT="tsx e2e/support/mcp-oauth/conformance-client.ts"
 OUT="${CONFORMANCE_OUTPUT_DIR:-$(mktemp -d)}"
 
 conformance client --command "$CLIENT" --suite auth -o "$OUT"

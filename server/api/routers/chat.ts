@@ -6,11 +6,11 @@ import { z } from "zod";
 
 import { env } from "../../env.ts";
 import { listModelSources } from "../../providers/model-sources.ts";
-import { providerIdSchema } from "../../session/canonical.ts";
-import { getChatSession } from "../../session/chat-sessions.ts";
-import { followEvents } from "../../session/events.ts";
+import { providerIdSchema } from "../../core/canonical.ts";
+import { getChatSession } from "../../db/chat-sessions.ts";
+import { followEvents } from "../../session/event-feed.ts";
 import { getSessionHistory } from "../../session/history.ts";
-import { getSessionManager } from "../../session/instance.ts";
+import { getSessionManager } from "../../session/app-runtime.ts";
 import { createTRPCRouter, protectedProcedure } from "../trpc.ts";
 
 const id = z.string().min(1).max(64);

@@ -5,16 +5,11 @@
 // the user's own account on a connector (server/mcp/oauth-accounts.ts); tokens never leave the server.
 import { z } from "zod";
 
-import {
-  createConnectorInputSchema,
-  createUserConnector,
-  deleteUserConnector,
-  listConnectors,
-  updateConnectorInputSchema,
-  updateUserConnector,
-} from "../../mcp/connectors.ts";
+import { createUserConnector, deleteUserConnector, listConnectors, updateUserConnector } from "../../mcp/connectors.ts";
+import { createConnectorInputSchema, updateConnectorInputSchema } from "../../mcp/connector-input.ts";
 import { checkConnector } from "../../mcp/connector-check.ts";
-import { getMcpRuntime, oauthBaseUrl } from "../../mcp/instance.ts";
+import { oauthBaseUrl } from "../../mcp/mcp-runtime.ts";
+import { getMcpRuntime } from "../../session/app-runtime.ts";
 import { disconnectOAuthAccount, listOAuthStatuses, startOAuthConnection } from "../../mcp/oauth-accounts.ts";
 import { createTRPCRouter, protectedProcedure } from "../trpc.ts";
 

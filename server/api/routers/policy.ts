@@ -4,8 +4,8 @@
 // server/policy, where ownership is enforced in the queries themselves.
 import { z } from "zod";
 
-import type { Db } from "../../db.ts";
-import { getMcpRuntime } from "../../mcp/instance.ts";
+import type { Db } from "../../db/client.ts";
+import { getMcpRuntime } from "../../session/app-runtime.ts";
 import { decideApproval } from "../../policy/approvals.ts";
 import { setConnectorPolicy, setToolPolicy } from "../../policy/connector-policy.ts";
 import {
@@ -16,7 +16,7 @@ import {
   setSessionPersona,
   updatePersona,
 } from "../../policy/personas.ts";
-import { toolPolicySchema } from "../../policy/rules.ts";
+import { toolPolicySchema } from "../../core/tool-policy.ts";
 import { createTRPCRouter, protectedProcedure } from "../trpc.ts";
 
 const id = z.string().min(1).max(64);

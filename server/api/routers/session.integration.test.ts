@@ -7,9 +7,9 @@ import superjson from "superjson";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 
 import type { SessionUser } from "../../auth/session.ts";
-import type { Db } from "../../db.ts";
+import type { Db } from "../../db/client.ts";
 import { AppError } from "../../errors.ts";
-import { createTestDatabase, createTestUser, type TestDatabase } from "../../testing/database.ts";
+import { createTestDatabase, createTestUser, type TestDatabase } from "../../../e2e/support/testbeds/database.ts";
 import { appRouter, createCaller } from "../root.ts";
 
 const GENERIC_MESSAGE = "Something went wrong on the server.";

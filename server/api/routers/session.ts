@@ -8,7 +8,7 @@ import {
   getChatSession,
   listChatSessions,
   renameChatSession,
-} from "../../session/chat-sessions.ts";
+} from "../../db/chat-sessions.ts";
 import { createTRPCRouter, protectedProcedure } from "../trpc.ts";
 
 const sessionId = z.string().min(1).max(64);

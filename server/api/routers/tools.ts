@@ -3,9 +3,9 @@
 // from the next model request; `chat.applyNow` restarts the streaming turn on it instead.
 import { z } from "zod";
 
-import { getMcpRuntime } from "../../mcp/instance.ts";
+import { getMcpRuntime } from "../../session/app-runtime.ts";
 import { getSessionTools, setConnectorEnabled, setToolEnabled } from "../../mcp/session-tools.ts";
-import { defaultModelChoice } from "../../session/instance.ts";
+import { defaultModelChoice } from "../../session/app-runtime.ts";
 import { createTRPCRouter, protectedProcedure } from "../trpc.ts";
 
 const id = z.string().min(1).max(64);

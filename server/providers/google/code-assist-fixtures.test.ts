@@ -5,11 +5,11 @@
 import { jsonSchema, streamText, tool, type Tool } from "ai";
 import { describe, expect, it } from "vitest";
 
-import type { StreamEvent } from "../../session/canonical.ts";
+import type { StreamEvent } from "../../core/canonical.ts";
 import { createLanguageModel } from "../model-factory.ts";
 import { decodeFullStream } from "../stream-events.ts";
 import { createAuthorizedFetch } from "../subscriptions/authorized-fetch.ts";
-import { capturingFetch, listFixtures, readFixture, toSseBody } from "../test-support.ts";
+import { capturingFetch, listFixtures, readFixture, toSseBody } from "../../../e2e/support/testbeds/provider-wire.ts";
 import { shapeCodeAssistRequest } from "./code-assist-request.ts";
 
 const MODEL = "gemini-3-pro-preview";

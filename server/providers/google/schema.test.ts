@@ -2,33 +2,10 @@
 // with $ref, const, type arrays, oneOf, allOf and tuples mapped rather than dropped.
 import { describe, expect, it } from "vitest";
 
-import type { JsonValue } from "../../session/canonical.ts";
-import { toGeminiSchema } from "./schema.ts";
+import type { JsonValue } from "../../core/canonical.ts";
+import { GEMINI_SCHEMA_FIELDS, toGeminiSchema } from "./schema.ts";
 
-const allowedKeywords = new Set([
-  "type",
-  "format",
-  "title",
-  "description",
-  "nullable",
-  "enum",
-  "items",
-  "minItems",
-  "maxItems",
-  "properties",
-  "required",
-  "minProperties",
-  "maxProperties",
-  "minLength",
-  "maxLength",
-  "pattern",
-  "minimum",
-  "maximum",
-  "anyOf",
-  "propertyOrdering",
-  "default",
-  "example",
-]);
+const allowedKeywords = new Set(GEMINI_SCHEMA_FIELDS);
 
 /** Every schema node (not property maps) uses only OpenAPI-subset keywords and a scalar type. */
 function expectOpenApiSubset(schema: JsonValue, path = "$"): void {

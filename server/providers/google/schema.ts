@@ -1,19 +1,27 @@
 // Converts a tool's JSON Schema into the OpenAPI 3.0 subset Gemini accepts for function parameters
-// (specs/provider-oauth.md §4): `$ref`s are inlined from `$defs`/`definitions` (a cycle is cut to a
+// (docs/provider-subscriptions.md, Common decisions): `$ref`s are inlined from `$defs`/`definitions` (a cycle is cut to a
 // plain object), type arrays become `nullable` or `anyOf`, `const` becomes a one-value `enum`,
 // `oneOf` becomes `anyOf`, `allOf` is merged, tuples become an `anyOf` of their item schemas, enums
 // that are not all strings move into the description, and every other keyword is dropped. The result
 // is valid both as Gemini's `parameters` and as `parametersJsonSchema` (what @ai-sdk/google sends;
 // it passes JSON Schema through unchanged, so this converter is our guarantee). Pure.
-import type { JsonValue } from "../../session/canonical.ts";
+import type { JsonValue } from "../../core/canonical.ts";
 
 type Schema = Record<string, JsonValue>;
 
-const copiedKeywords = [
+/** The fields of Gemini's Schema message: the OpenAPI 3.0 subset function `parameters` accept. */
+export const GEMINI_SCHEMA_FIELDS: readonly string[] = [
+  "type",
+  "format",
   "title",
   "description",
+  "nullable",
+  "enum",
+  "items",
   "minItems",
   "maxItems",
+  "properties",
+  "required",
   "minProperties",
   "maxProperties",
   "minLength",
@@ -21,10 +29,14 @@ const copiedKeywords = [
   "pattern",
   "minimum",
   "maximum",
+  "anyOf",
   "default",
   "example",
   "propertyOrdering",
-] as const;
+];
+/** The fields converted below; every other Gemini field is copied as it is. */
+const convertedFields = new Set(["type", "format", "nullable", "enum", "items", "properties", "required", "anyOf"]);
+const copiedKeywords = GEMINI_SCHEMA_FIELDS.filter((field) => !convertedFields.has(field));
 const geminiFormats = new Set(["date-time", "enum", "float", "double", "int32", "int64"]);
 const MAX_DEPTH = 32;
 

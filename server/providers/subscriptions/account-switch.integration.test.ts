@@ -5,18 +5,18 @@
 // refuses foreign ones with the real APIs' 400s, so the turn would fail if any slipped through.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-import type { Db } from "../../db.ts";
-import type { ProviderId } from "../../session/canonical.ts";
-import { createTestUser } from "../../testing/database.ts";
-import { messageText, sessionMessages, waitForTurnEnd } from "../../testing/engine.ts";
+import type { Db } from "../../db/client.ts";
+import type { ProviderId } from "../../core/canonical.ts";
+import { createTestUser } from "../../../e2e/support/testbeds/database.ts";
+import { messageText, sessionMessages, waitForTurnEnd } from "../../../e2e/support/testbeds/engine.ts";
 import {
   connectByCodePaste,
   connectChatGpt,
   startSubscriptionHarness,
   type SubscriptionHarness,
-} from "../../testing/subscriptions.ts";
+} from "../../../e2e/support/testbeds/subscriptions.ts";
 import { addApiKeyAccount } from "../accounts.ts";
-import { exposeToolName } from "../tool-names.ts";
+import { exposeToolName } from "../../core/tool-names.ts";
 
 const TIME_TOOL = exposeToolName("builtin.current_time");
 let h: SubscriptionHarness;

@@ -2,7 +2,7 @@
 // account uses (accounts.ts: `{ accessToken, refreshToken, idToken }`, sealed), and the account a
 // finished sign-in becomes (a new one, or the one it reconnects). Tokens only ever leave this module
 // towards a vendor's endpoint.
-import type { Db } from "../../db.ts";
+import type { Db } from "../../db/client.ts";
 import { sealSecret } from "../../crypto/secrets.ts";
 import { AppError } from "../../errors.ts";
 import type { ProviderAccount } from "../../generated/prisma/client.ts";

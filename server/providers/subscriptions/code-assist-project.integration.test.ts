@@ -3,9 +3,13 @@
 // project the first stored, and the vendor sees one onboarding.
 import { afterAll, beforeAll, expect, it } from "vitest";
 
-import type { Db } from "../../db.ts";
-import { createTestUser } from "../../testing/database.ts";
-import { connectByCodePaste, startSubscriptionHarness, type SubscriptionHarness } from "../../testing/subscriptions.ts";
+import type { Db } from "../../db/client.ts";
+import { createTestUser } from "../../../e2e/support/testbeds/database.ts";
+import {
+  connectByCodePaste,
+  startSubscriptionHarness,
+  type SubscriptionHarness,
+} from "../../../e2e/support/testbeds/subscriptions.ts";
 import { subscriptionConnection } from "./connection.ts";
 
 let h: SubscriptionHarness;

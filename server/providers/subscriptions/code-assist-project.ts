@@ -4,7 +4,7 @@
 // lock is taken: a second first turn (another tab, another instance) waits, then finds the project
 // the first one stored instead of onboarding again. The project and tier are stored once, merged
 // into the metadata read under the lock. A failed or cancelled onboarding stores nothing.
-import type { Db } from "../../db.ts";
+import type { Db } from "../../db/client.ts";
 import { AppError } from "../../errors.ts";
 import type { CodeAssistSetup } from "../google/code-assist-onboarding.ts";
 

@@ -6,7 +6,7 @@
 // token must be stored even when the turn is stopped meanwhile.
 import { createHash, randomUUID } from "node:crypto";
 
-import type { Db } from "../../db.ts";
+import type { Db } from "../../db/client.ts";
 import { env as processEnv, type Env } from "../../env.ts";
 import { AppError } from "../../errors.ts";
 import type { ProviderAccount } from "../../generated/prisma/client.ts";

@@ -1,7 +1,7 @@
 // Pending subscription sign-ins (ProviderLogin rows): the PKCE verifier and state of a code-paste
 // flow, or the device code of the ChatGPT flow, sealed at rest, owned by one user, and gone once the
 // sign-in completes, is cancelled or expires. Any instance can finish a sign-in another one started.
-import type { Db } from "../../db.ts";
+import type { Db } from "../../db/client.ts";
 import { openSecret, sealSecret } from "../../crypto/secrets.ts";
 import { AppError } from "../../errors.ts";
 import type { SubscriptionFlow } from "./flows.ts";

@@ -4,7 +4,7 @@
 // (the device flow; at most one vendor poll per interval across instances, slower after a 429, gone
 // after 15 minutes), cancel. A finished sign-in becomes a subscription account and its pending row
 // is deleted exactly once. Nothing returned here carries a token.
-import type { Db } from "../../db.ts";
+import type { Db } from "../../db/client.ts";
 import { env as processEnv, type Env } from "../../env.ts";
 import { AppError } from "../../errors.ts";
 import { anthropicAuthorizeUrl, exchangeAnthropicCode } from "../anthropic/subscription.ts";

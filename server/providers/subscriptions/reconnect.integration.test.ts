@@ -4,15 +4,15 @@
 // else is refused rather than grafted onto the account, and only the owner's accounts can be named.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 
-import type { Db } from "../../db.ts";
-import { createTestUser } from "../../testing/database.ts";
-import { waitForTurnEnd } from "../../testing/engine.ts";
+import type { Db } from "../../db/client.ts";
+import { createTestUser } from "../../../e2e/support/testbeds/database.ts";
+import { waitForTurnEnd } from "../../../e2e/support/testbeds/engine.ts";
 import {
   authorizeInBrowser,
   connectByCodePaste,
   startSubscriptionHarness,
   type SubscriptionHarness,
-} from "../../testing/subscriptions.ts";
+} from "../../../e2e/support/testbeds/subscriptions.ts";
 import { completeLogin, startLogin } from "./logins.ts";
 
 const MODELS = { anthropic: "claude-sonnet-4-5", google: "gemini-2.5-pro" } as const;

@@ -6,10 +6,14 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
 
 import { issueAccessToken } from "../../../e2e/support/provider-oauth/tokens.ts";
-import type { Db } from "../../db.ts";
-import { createTestUser } from "../../testing/database.ts";
-import { waitForTurnEnd } from "../../testing/engine.ts";
-import { connectChatGpt, startSubscriptionHarness, type SubscriptionHarness } from "../../testing/subscriptions.ts";
+import type { Db } from "../../db/client.ts";
+import { createTestUser } from "../../../e2e/support/testbeds/database.ts";
+import { waitForTurnEnd } from "../../../e2e/support/testbeds/engine.ts";
+import {
+  connectChatGpt,
+  startSubscriptionHarness,
+  type SubscriptionHarness,
+} from "../../../e2e/support/testbeds/subscriptions.ts";
 import { openTokens, sealTokens } from "./account-tokens.ts";
 
 let h: SubscriptionHarness;

@@ -4,7 +4,7 @@
 // tokens and does not spend the (single-use, rotating) refresh token a second time. A refresh the
 // vendor refuses for good marks the account `reconnect_needed` and every later call fails fast with
 // the reconnect message, without calling the vendor again (no retry storm).
-import type { Db } from "../../db.ts";
+import type { Db } from "../../db/client.ts";
 import { AppError } from "../../errors.ts";
 import type { TransactionClient } from "../../generated/prisma/internal/prismaNamespace.ts";
 import { mergeTokens, openTokens, sealTokens, type StoredTokens } from "./account-tokens.ts";

@@ -12,12 +12,16 @@ import { CODEX_INSTRUCTIONS_DIR } from "../../../e2e/support/fake-provider/subsc
 
 import { issueAccessToken } from "../../../e2e/support/provider-oauth/tokens.ts";
 import { USERS } from "../../../e2e/support/provider-oauth/vendors.ts";
-import type { Db } from "../../db.ts";
-import type { ProviderId } from "../../session/canonical.ts";
-import { createTestUser } from "../../testing/database.ts";
-import { messageText, sessionMessages, waitForTurnEnd } from "../../testing/engine.ts";
-import { authorizeInBrowser, startSubscriptionHarness, type SubscriptionHarness } from "../../testing/subscriptions.ts";
-import { exposeToolName } from "../tool-names.ts";
+import type { Db } from "../../db/client.ts";
+import type { ProviderId } from "../../core/canonical.ts";
+import { createTestUser } from "../../../e2e/support/testbeds/database.ts";
+import { messageText, sessionMessages, waitForTurnEnd } from "../../../e2e/support/testbeds/engine.ts";
+import {
+  authorizeInBrowser,
+  startSubscriptionHarness,
+  type SubscriptionHarness,
+} from "../../../e2e/support/testbeds/subscriptions.ts";
+import { exposeToolName } from "../../core/tool-names.ts";
 import { openTokens, sealTokens } from "./account-tokens.ts";
 import { refreshChatGptTokens } from "../openai/chatgpt.ts";
 import { RefreshRevokedError } from "./oauth-http.ts";

@@ -3,9 +3,9 @@ import { notFound } from "next/navigation";
 
 import { ChatView } from "@/components/chat/chat-view.tsx";
 import { requireUser } from "@/server/auth/session.ts";
-import { getDb } from "@/server/db.ts";
+import { getDb } from "@/server/db/client.ts";
 import { AppError } from "@/server/errors.ts";
-import { getChatSession } from "@/server/session/chat-sessions.ts";
+import { getChatSession } from "@/server/db/chat-sessions.ts";
 
 type Params = Promise<{ sessionId: string }>;
 

@@ -3,7 +3,8 @@
 // user (else sign in and come back), hands the parameters to server/mcp/oauth-accounts.ts, which
 // accepts only a state this user started, and returns to the connectors settings with a notice.
 import { getSessionUser } from "@/server/auth/session.ts";
-import { getMcpRuntime, oauthBaseUrl } from "@/server/mcp/instance.ts";
+import { oauthBaseUrl } from "@/server/mcp/mcp-runtime.ts";
+import { getMcpRuntime } from "@/server/session/app-runtime.ts";
 import { completeOAuthCallback } from "@/server/mcp/oauth-accounts.ts";
 
 export const dynamic = "force-dynamic";

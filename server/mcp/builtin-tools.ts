@@ -1,0 +1,61 @@
+// Tools Patchbay itself provides to every session, with no MCP server involved. They prove the
+// tool loop end to end and stay useful beside MCP connectors. Canonical names are `builtin.<tool>`.
+import type { JsonValue, ToolSnapshot, ToolSpec } from "../core/canonical.ts";
+import { ToolError, type ToolCallRequest, type ToolOutcome, type ToolSource } from "../core/tool-source.ts";
+import { exposeToolNames } from "../core/tool-names.ts";
+
+export type BuiltinTool = Omit<ToolSpec, "exposedName"> & {
+  run(args: Record<string, JsonValue>, signal: AbortSignal): Promise<JsonValue>;
+};
+
+function isValidTimeZone(zone: string): boolean {
+  try {
+    new Intl.DateTimeFormat("en-US", { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const currentTime: BuiltinTool = {
+  canonicalName: "builtin.current_time",
+  description: "Returns the current date and time, optionally in a given IANA time zone (e.g. Europe/Paris).",
+  inputSchema: {
+    type: "object",
+    properties: { timezone: { type: "string", description: "IANA time zone name; default UTC" } },
+    additionalProperties: false,
+  },
+  run: (args) => {
+    const zone = typeof args.timezone === "string" && args.timezone ? args.timezone : "UTC";
+    if (!isValidTimeZone(zone)) {
+      return Promise.reject(new ToolError("invalid_arguments", `Unknown time zone "${zone}".`));
+    }
+    const now = new Date();
+    const local = new Intl.DateTimeFormat("en-GB", { timeZone: zone, dateStyle: "full", timeStyle: "long" });
+    return Promise.resolve({ iso: now.toISOString(), timezone: zone, local: local.format(now) });
+  },
+};
+
+export const builtinTools: readonly BuiltinTool[] = [currentTime];
+
+/** The built-in tools as a ToolSource (revision 0: they never change at run time). */
+export function createBuiltinToolSource(tools: readonly BuiltinTool[] = builtinTools): ToolSource {
+  const names = exposeToolNames(tools.map((tool) => tool.canonicalName));
+  const snapshot: ToolSnapshot = {
+    revision: 0,
+    tools: tools.map(({ canonicalName, description, inputSchema }) => ({
+      canonicalName,
+      exposedName: names.get(canonicalName) ?? canonicalName,
+      description,
+      inputSchema,
+    })),
+  };
+  return {
+    snapshot: () => Promise.resolve(snapshot),
+    call: async (_sessionId: string, request: ToolCallRequest, signal: AbortSignal): Promise<ToolOutcome> => {
+      const tool = tools.find((candidate) => candidate.canonicalName === request.canonicalName);
+      if (!tool) throw new ToolError("unknown_tool", `There is no tool named ${request.canonicalName}.`);
+      return { output: await tool.run(request.args, signal), isError: false };
+    },
+  };
+}

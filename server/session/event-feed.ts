@@ -1,0 +1,88 @@
+// The session event log: every canonical change a browser must see (user message, text and
+// reasoning deltas, tool calls and results, turn status) is appended here as it happens, with a
+// monotonic id. A browser subscribes from the last id it has, so after a reload or a reconnect it
+// receives exactly what it missed: nothing duplicated, nothing lost. One writer per session at a
+// time (the turn that holds the session), so ids are in commit order within a session. The SQL is
+// in event-log.ts (with the event types); this module follows the log for a subscriber.
+import type { Db } from "../db/client.ts";
+import { EVENT_PAGE_SIZE, onEventsAppended, readEventsAfter, type AppendedEvents } from "./event-log.ts";
+import { type SessionEventDto } from "./event-types.ts";
+import { CHANNELS, onNotification } from "../db/notifier.ts";
+
+const POLL_INTERVAL_MS = 1_000;
+
+/**
+ * Yields the session's events after `afterId`, then new ones as they are appended, until abort.
+ * Events this process appends arrive with the id before them and are yielded as they are when that
+ * id is the cursor; anything else (a gap, another instance's NOTIFY, the poll every second) makes
+ * it read the log after the cursor. Either way each event is yielded once, in id order.
+ */
+export async function* followEvents(
+  db: Db,
+  sessionId: string,
+  afterId: string | null,
+  signal: AbortSignal,
+): AsyncGenerator<SessionEventDto> {
+  const inbox: AppendedEvents[] = [];
+  let isStale = true; // the log must be read after the cursor
+  let wake: (() => void) | null = null;
+  const poke = () => wake?.();
+  const stopLocal = onEventsAppended(sessionId, (appended) => {
+    inbox.push(appended);
+    poke();
+  });
+  const stopRemote = onNotification(CHANNELS.sessionEvents, (payload) => {
+    if (payload !== sessionId) return;
+    isStale = true;
+    poke();
+  });
+  signal.addEventListener("abort", poke);
+  let cursor = afterId;
+  try {
+    while (!signal.aborted) {
+      if (isStale) {
+        isStale = false; // before the read: a notification during it means read again
+        const events = await readEventsAfter(db, sessionId, cursor);
+        for (const event of events) {
+          cursor = event.id;
+          yield event;
+        }
+        if (events.length === EVENT_PAGE_SIZE) isStale = true;
+        continue;
+      }
+      const appended = inbox.shift();
+      if (appended) {
+        if (isBehind(appended.events.at(-1)!.id, cursor)) continue; // already read from the log
+        if (appended.previousId !== cursor) {
+          isStale = true;
+          continue;
+        }
+        for (const event of appended.events) {
+          cursor = event.id;
+          yield event;
+        }
+        continue;
+      }
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(() => {
+          isStale = true;
+          resolve();
+        }, POLL_INTERVAL_MS);
+        wake = () => {
+          clearTimeout(timer);
+          wake = null;
+          resolve();
+        };
+      });
+    }
+  } finally {
+    stopLocal();
+    stopRemote();
+    signal.removeEventListener("abort", poke);
+  }
+}
+
+/** Whether event `id` is at or before `cursor` (ids are bigint strings). */
+function isBehind(id: string, cursor: string | null): boolean {
+  return cursor !== null && BigInt(id) <= BigInt(cursor);
+}

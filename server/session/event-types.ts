@@ -1,0 +1,29 @@
+// What a session event is: its type (the canonical change a browser must see) and the row as it is
+// read back from the log (event-log.ts) and sent to a subscriber (event-feed.ts). Types only.
+
+export type SessionEventType =
+  | "user.message"
+  | "turn.started"
+  | "message.created"
+  | "message.updated"
+  | "text.delta"
+  | "reasoning.delta"
+  | "tool.call"
+  | "tool.result"
+  | "tool.progress"
+  | "tool.approval"
+  | "tool.approval.decided"
+  | "limit.reached"
+  | "request.started"
+  | "request.finished"
+  | "turn.finished"
+  | "tools.changed";
+
+export type SessionEventDto = {
+  id: string;
+  sessionId: string;
+  turnId: string | null;
+  type: SessionEventType;
+  data: Record<string, unknown>;
+  createdAt: Date;
+};

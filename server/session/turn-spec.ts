@@ -1,0 +1,29 @@
+// What one turn runs on: its spec (the turn, its session and history, the provider, model and
+// account it was started with) and its dependencies (database, tool source, model resolver, limits).
+// Shared by the turn runner and the writers it hands them to. Types only.
+import type { ToolSource } from "../core/tool-source.ts";
+import type { Db } from "../db/client.ts";
+import type { ProviderId } from "../core/canonical.ts";
+import type { ToolCallLimits } from "../policy/limits.ts";
+import type { ModelResolver } from "../providers/model-resolver.ts";
+
+export type TurnSpec = {
+  id: string;
+  sessionId: string;
+  historySeq: number;
+  provider: ProviderId;
+  model: string;
+  /** The user's provider account; null: the server-wide configuration. */
+  accountId: string | null;
+};
+
+export type TurnDeps = {
+  db: Db;
+  tools: ToolSource;
+  resolveModel: ModelResolver;
+  maxSteps: number;
+  toolTimeoutMs: number;
+  limits: ToolCallLimits;
+  system?: string;
+  flushIntervalMs?: number;
+};
