@@ -6,7 +6,7 @@ import { createHash } from "node:crypto";
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-import { fixtureStdioConfig } from "../../e2e/support/mcp-fixture/launch.ts";
+import { sharedFixtureStdioConfig } from "../../e2e/support/mcp-fixture/launch.ts";
 import { createTestDatabase, type TestDatabase } from "../../e2e/support/testbeds/database.ts";
 import { createUserWithSession } from "../../e2e/support/testbeds/engine.ts";
 import { ConnectionPool } from "./connection-pool.ts";
@@ -42,7 +42,7 @@ beforeAll(async () => {
     data: { source: "admin", name: "fixture", transport: "stdio" },
   });
   connectorId = connector.id;
-  const config = fixtureStdioConfig();
+  const config = sharedFixtureStdioConfig(); // the instances under test share it; per-user keys are not the point here
   const resolveConnector = (id: string) => Promise.resolve(id === connectorId ? { id, name: "fixture", config } : null);
   pool = new ConnectionPool();
   registry = new McpRegistry({ db: database.db, pool, resolveConnector, toolTimeoutMs: 5_000, maxOutputChars: 10_000 });

@@ -2,7 +2,7 @@
 // now): a fresh Postgres database, the fake provider, two admin connectors (`fixture`, `extra`)
 // running our MCP fixture over stdio behind the real registry and connection pool, and a session
 // manager whose tool source is that registry, counting every call it runs.
-import { fixtureStdioConfig } from "../mcp-fixture/launch.ts";
+import { sharedFixtureStdioConfig } from "../mcp-fixture/launch.ts";
 import { startFakeProvider } from "../fake-provider/server.ts";
 import { ConnectionPool } from "../../../server/mcp/connection-pool.ts";
 import { McpRegistry, type RegistryOptions } from "../../../server/mcp/registry.ts";
@@ -45,7 +45,9 @@ export async function startConnectorBed(): Promise<ConnectorBed> {
   for (const name of ["fixture", "extra"] as const) {
     connectors[name] = (await db.connector.create({ data: { source: "admin", name, transport: "stdio" } })).id;
   }
-  const config = fixtureStdioConfig();
+  // One process for every user (`"shared": true`): these beds test turns and policy, not isolation
+  // (per-user processes: server/mcp/per-user-stdio.integration.test.ts), and a spawn per user is slow.
+  const config = sharedFixtureStdioConfig();
   const resolveConnector = (id: string) => {
     const name = Object.entries(connectors).find(([, connectorId]) => connectorId === id)?.[0];
     return Promise.resolve(name ? { id, name, config } : null);
