@@ -91,6 +91,41 @@ export default tseslint.config(
     rules: { "import-x/no-restricted-paths": ["error", { zones: [...layerZones, ...productionZones] }] },
   },
   {
+    // Small files, short functions (docs/architecture.md). Test files and e2e/ harnesses are exempt.
+    files: ["server/**/*.ts", "app/**/*.ts", "app/**/*.tsx", "components/**/*.ts", "components/**/*.tsx"],
+    ignores: ["**/*.test.ts", "**/*.test.tsx"],
+    rules: {
+      "max-lines": ["error", { max: 300 }],
+      "max-lines-per-function": ["error", { max: 80 }],
+    },
+  },
+  {
+    // Still over the limits; each is to be split (see the report of issue 17). session/manager.ts
+    // waits for the lifecycle work on it to land.
+    files: ["server/session/manager.ts"],
+    rules: { "max-lines": "off" },
+  },
+  {
+    // Over 300 lines since issue 12 (transport watching, session renewal, per-user stdio; the
+    // cross-instance health rule): to be split, e.g. the transport watch out of mcp-connection.ts
+    // and the kept-elsewhere lists out of registry.ts.
+    files: ["server/mcp/mcp-connection.ts", "server/mcp/registry.ts"],
+    rules: { "max-lines": "off" },
+  },
+  {
+    files: [
+      "components/accounts/account-row.tsx",
+      "components/chat/chat-state.ts",
+      "components/chat/chat-view.tsx",
+      "components/chat/tool-call-card.tsx",
+      "components/connectors/connector-form.tsx",
+      "components/connectors/connector-settings.tsx",
+      "components/connectors/oauth-account-control.tsx",
+      "components/sessions/sidebar-session-item.tsx",
+    ],
+    rules: { "max-lines-per-function": "off" },
+  },
+  {
     files: [
       "server/env.ts",
       "instrumentation.ts",

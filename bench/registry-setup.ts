@@ -11,7 +11,8 @@ import type { AdminConnector } from "../server/mcp/admin-file.ts";
 import { ConnectionPool } from "../server/mcp/connection-pool.ts";
 import { type McpCallResult, type McpTool } from "../server/mcp/connection-types.ts";
 import { resolveConnector } from "../server/mcp/connector-config.ts";
-import { McpRegistry, type ResolvedConnector } from "../server/mcp/registry.ts";
+import { McpRegistry } from "../server/mcp/registry.ts";
+import { type ResolvedConnector } from "../server/mcp/registry-options.ts";
 import { connectorToolLists } from "./registry-fixture.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "..");

@@ -5,7 +5,7 @@
 import { useState, type FormEvent } from "react";
 
 import { Button } from "@/components/ui/button.tsx";
-import { inputClass, TextField } from "@/components/ui/text-field.tsx";
+import { SelectField, TextField } from "@/components/ui/text-field.tsx";
 
 export type ApiKeyFormValue = { provider: "anthropic" | "openai" | "google"; label?: string; apiKey: string };
 export type EndpointFormValue = { label: string; baseUrl: string; apiKey?: string; nativeTools: boolean };
@@ -22,18 +22,15 @@ export function ApiKeyForm({ isPending, onSubmit, onCancel }: FormProps<ApiKeyFo
   }
   return (
     <form onSubmit={submit} aria-label="Add an API key" className="flex flex-col gap-3">
-      <label className="flex flex-col gap-1 text-sm">
-        Provider
-        <select
-          className={inputClass}
-          value={provider}
-          onChange={(e) => setProvider(e.target.value as ApiKeyFormValue["provider"])}
-        >
-          <option value="anthropic">Anthropic (Claude)</option>
-          <option value="openai">OpenAI</option>
-          <option value="google">Google Gemini</option>
-        </select>
-      </label>
+      <SelectField
+        label="Provider"
+        value={provider}
+        onValueChange={(value) => setProvider(value as ApiKeyFormValue["provider"])}
+      >
+        <option value="anthropic">Anthropic (Claude)</option>
+        <option value="openai">OpenAI</option>
+        <option value="google">Google Gemini</option>
+      </SelectField>
       <TextField label="Name (optional)" value={label} onValueChange={setLabel} placeholder="Work key" />
       <TextField label="API key" type="password" autoComplete="off" value={apiKey} onValueChange={setApiKey} required />
       <div className="flex gap-2">

@@ -4,7 +4,8 @@
 import { useState, type FormEvent } from "react";
 
 import { Button } from "@/components/ui/button.tsx";
-import { inputClass } from "@/components/ui/text-field.tsx";
+import { FormActions } from "@/components/ui/form-actions.tsx";
+import { inputClass, SelectField, TextField } from "@/components/ui/text-field.tsx";
 
 export type ConnectorFormValue = {
   name: string;
@@ -46,37 +47,16 @@ export function ConnectorForm({ initial, submitLabel, isPending, onSubmit, onCan
 
   return (
     <form onSubmit={submit} className="flex flex-col gap-3">
-      <label className="flex flex-col gap-1 text-sm">
-        Name
-        <input
-          className={inputClass}
-          value={name}
-          onChange={(e) => setName(e.target.value)}
-          placeholder="github"
-          required
-        />
-      </label>
-      <label className="flex flex-col gap-1 text-sm">
-        Transport
-        <select
-          className={inputClass}
-          value={transport}
-          onChange={(e) => setTransport(e.target.value as ConnectorFormValue["transport"])}
-        >
-          <option value="streamable-http">Streamable HTTP</option>
-          <option value="sse">SSE (legacy)</option>
-        </select>
-      </label>
-      <label className="flex flex-col gap-1 text-sm">
-        URL
-        <input
-          className={inputClass}
-          value={url}
-          onChange={(e) => setUrl(e.target.value)}
-          placeholder="https://mcp.example.com/mcp"
-          required
-        />
-      </label>
+      <TextField label="Name" value={name} onValueChange={setName} placeholder="github" required />
+      <SelectField
+        label="Transport"
+        value={transport}
+        onValueChange={(value) => setTransport(value as ConnectorFormValue["transport"])}
+      >
+        <option value="streamable-http">Streamable HTTP</option>
+        <option value="sse">SSE (legacy)</option>
+      </SelectField>
+      <TextField label="URL" value={url} onValueChange={setUrl} placeholder="https://mcp.example.com/mcp" required />
       <fieldset className="flex flex-col gap-2 text-sm">
         <legend className="mb-1">Headers (stored encrypted, never shown again)</legend>
         {headers.map((row, index) => (
@@ -115,16 +95,7 @@ export function ConnectorForm({ initial, submitLabel, isPending, onSubmit, onCan
           </Button>
         </div>
       </fieldset>
-      <div className="flex gap-2">
-        <Button type="submit" disabled={isPending}>
-          {submitLabel}
-        </Button>
-        {onCancel && (
-          <Button type="button" variant="ghost" onClick={onCancel}>
-            Cancel
-          </Button>
-        )}
-      </div>
+      <FormActions submitLabel={submitLabel} isPending={isPending} onCancel={onCancel} />
     </form>
   );
 }

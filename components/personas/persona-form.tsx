@@ -3,8 +3,8 @@
 // comma-separated entries (`*`, `server.*` or `server.tool`; empty means no tools at all).
 import { useId, useState, type FormEvent } from "react";
 
-import { Button } from "@/components/ui/button.tsx";
-import { inputClass } from "@/components/ui/text-field.tsx";
+import { FormActions } from "@/components/ui/form-actions.tsx";
+import { TextAreaField, TextField } from "@/components/ui/text-field.tsx";
 
 export type PersonaFormValue = { name: string; systemPrompt: string; toolAllowlist: string[] };
 
@@ -37,51 +37,29 @@ export function PersonaForm({ initial, submitLabel, isPending, onSubmit, onCance
 
   return (
     <form onSubmit={submit} className="flex flex-col gap-3">
-      <label className="flex flex-col gap-1 text-sm">
-        Name
-        <input
-          className={inputClass}
-          value={name}
-          onChange={(e) => setName(e.target.value)}
-          placeholder="Reviewer"
-          required
-        />
-      </label>
-      <label className="flex flex-col gap-1 text-sm">
-        System prompt
-        <textarea
-          className={`${inputClass} min-h-28`}
-          value={systemPrompt}
-          onChange={(e) => setSystemPrompt(e.target.value)}
-          required
-        />
-      </label>
+      <TextField label="Name" value={name} onValueChange={setName} placeholder="Reviewer" required />
+      <TextAreaField
+        label="System prompt"
+        className="min-h-28"
+        value={systemPrompt}
+        onValueChange={setSystemPrompt}
+        required
+      />
       <div className="flex flex-col gap-1 text-sm">
-        <label className="flex flex-col gap-1">
-          Tool allowlist
-          <input
-            className={`${inputClass} font-mono`}
-            value={allowlist}
-            onChange={(e) => setAllowlist(e.target.value)}
-            placeholder="builtin.*, everything.get-sum"
-            aria-describedby={hintId}
-          />
-        </label>
+        <TextField
+          label="Tool allowlist"
+          className="font-mono"
+          value={allowlist}
+          onValueChange={setAllowlist}
+          placeholder="builtin.*, everything.get-sum"
+          aria-describedby={hintId}
+        />
         <p id={hintId} className="text-xs text-zinc-500">
           Comma-separated: <code>*</code> for every tool, <code>server.*</code> for all tools of one connector, or a
           tool name like <code>everything.get-sum</code>. Empty: no tools at all.
         </p>
       </div>
-      <div className="flex gap-2">
-        <Button type="submit" disabled={isPending}>
-          {submitLabel}
-        </Button>
-        {onCancel && (
-          <Button type="button" variant="ghost" onClick={onCancel}>
-            Cancel
-          </Button>
-        )}
-      </div>
+      <FormActions submitLabel={submitLabel} isPending={isPending} onCancel={onCancel} />
     </form>
   );
 }

@@ -3,6 +3,9 @@
 import type { JsonValue, ToolSnapshot, ToolSpec } from "../core/canonical.ts";
 import { ToolError, type ToolCallRequest, type ToolOutcome, type ToolSource } from "../core/tool-source.ts";
 import { exposeToolNames } from "../core/tool-names.ts";
+import { BUILTIN_CONNECTOR } from "./connector-names.ts";
+import type { ListSource } from "./snapshot-manifest.ts";
+import { hashToolList } from "./tool-lists.ts";
 
 export type BuiltinTool = Omit<ToolSpec, "exposedName"> & {
   run(args: Record<string, JsonValue>, signal: AbortSignal): Promise<JsonValue>;
@@ -58,4 +61,14 @@ export function createBuiltinToolSource(tools: readonly BuiltinTool[] = builtinT
       return { output: await tool.run(request.args, signal), isError: false };
     },
   };
+}
+
+/** The built-ins as the tool list of the `builtin` connector, stored by hash like any other. */
+export function builtinToolList(tools: readonly BuiltinTool[]): ListSource {
+  const list = tools.map((tool) => ({
+    name: tool.canonicalName.slice(BUILTIN_CONNECTOR.length + 1),
+    description: tool.description,
+    inputSchema: tool.inputSchema,
+  }));
+  return { name: BUILTIN_CONNECTOR, list: hashToolList(list) };
 }

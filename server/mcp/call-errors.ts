@@ -3,6 +3,7 @@
 // address from guarded-fetch.ts reads as the refusal, not as "fetch failed").
 import { SseError } from "@modelcontextprotocol/sdk/client/sse.js";
 import { StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
 
 import { AppError } from "../errors.ts";
 import { ToolError } from "../core/tool-source.ts";
@@ -68,4 +69,22 @@ export function describe(error: unknown): string {
 
 export function formatSeconds(ms: number): string {
   return ms < 1000 ? `${ms} ms` : `${Math.round(ms / 100) / 10} s`;
+}
+
+/**
+ * A failed call that is not an abort, an authorization or a transport failure, as the ToolError the
+ * model reads: the server's timeout, a closed connection, its own error, or an answer not understood.
+ */
+/** A failed call in words for the model; `name` is the connector's name (never its pool key, which holds ids). */
+export function callFailure(error: unknown, name: string, timeoutMs: number): ToolError {
+  if (error instanceof McpError && error.code === Number(ErrorCode.RequestTimeout)) {
+    return new ToolError("timeout", `The ${name} connector did not answer within ${formatSeconds(timeoutMs)}.`);
+  }
+  if (error instanceof McpError && error.code === Number(ErrorCode.ConnectionClosed)) {
+    return new ToolError("unavailable", `The ${name} connector's server went away during the call.`);
+  }
+  if (error instanceof McpError) {
+    return new ToolError("failed", `The ${name} connector reported an error: ${describe(error)}`);
+  }
+  return new ToolError("failed", `The ${name} connector sent an answer Patchbay could not read: ${describe(error)}`);
 }

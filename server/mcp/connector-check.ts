@@ -4,7 +4,7 @@ import type { Db } from "../db/client.ts";
 import { AppError } from "../errors.ts";
 import { connectionKey } from "./connection-keys.ts";
 import type { ConnectionPool } from "./connection-pool.ts";
-import type { ResolvedConnector } from "./registry.ts";
+import type { ResolvedConnector } from "./registry-options.ts";
 import { assertVisibleConnector } from "./session-tools.ts";
 
 export type ConnectorCheck =

@@ -11,25 +11,21 @@
 // name (`nameOf`), never the pool key, which holds ids.
 import { UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import {
-  CallToolResultSchema,
-  ErrorCode,
-  McpError,
-  ToolListChangedNotificationSchema,
-} from "@modelcontextprotocol/sdk/types.js";
+import { ErrorCode, McpError, ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 
 import { type JsonValue } from "../core/canonical.ts";
 import { ToolError } from "../core/tool-source.ts";
 import { ReconnectBackoff } from "./backoff.ts";
 import {
   abortError,
+  callFailure,
   describe,
-  formatSeconds,
   isSessionLost,
   isStreamTrouble,
   isTransportFailure,
   untilAborted,
 } from "./call-errors.ts";
+import { requestToolCall } from "./call-request.ts";
 import {
   type ConnectionHealth,
   type ConnectionPoolOptions,
@@ -80,7 +76,6 @@ export class McpConnection {
   private probing: Promise<void> | null = null;
   /** Progress listeners by progressToken, fed straight from the transport (progress-watch.ts). */
   private readonly progress: ProgressListeners = new Map();
-  private progressTokens = 0;
 
   constructor(
     readonly key: string,
@@ -108,7 +103,7 @@ export class McpConnection {
     for (let attempt = 1; ; attempt++) {
       const client = await untilAborted(this.connect(), signal);
       try {
-        return await this.requestCall(client, name, args, options);
+        return await requestToolCall(client, name, args, options, this.progress);
       } catch (error) {
         // A 404 for the session means the server did not process the request: new session, send once more.
         if (attempt === 1 && isSessionLost(error) && !signal.aborted) {
@@ -117,43 +112,6 @@ export class McpConnection {
         }
         throw this.callError(error, client, signal, timeoutMs);
       }
-    }
-  }
-
-  private async requestCall(
-    client: Client,
-    name: string,
-    args: Record<string, JsonValue>,
-    options: McpCallOptions,
-  ): Promise<McpCallResult> {
-    const { signal, timeoutMs, onProgress } = options;
-    // A per-call signal: the SDK never removes its abort listener, so a long-lived turn signal would
-    // collect one per call and, when aborted, send notifications/cancelled for long-finished requests.
-    const callSignal = new AbortController();
-    const forwardAbort = () => callSignal.abort(signal.reason);
-    signal.addEventListener("abort", forwardAbort, { once: true });
-    // Our own progress token, read off the transport before the SDK's dispatch: the SDK handles a
-    // notification a microtask after a response, so the last progress would lose the race.
-    const progressToken = onProgress ? `patchbay-${++this.progressTokens}` : undefined;
-    if (progressToken && onProgress) this.progress.set(progressToken, onProgress);
-    try {
-      const result = await client.request(
-        {
-          method: "tools/call",
-          params: { name, arguments: args, ...(progressToken && { _meta: { progressToken } }) },
-        },
-        CallToolResultSchema,
-        { signal: callSignal.signal, timeout: timeoutMs },
-      );
-      return {
-        // Parsed from JSON by the SDK, so it is JSON by construction.
-        content: result.content as JsonValue,
-        ...(result.structuredContent && { structuredContent: result.structuredContent as JsonValue }),
-        isError: result.isError === true,
-      };
-    } finally {
-      signal.removeEventListener("abort", forwardAbort);
-      if (progressToken) this.progress.delete(progressToken);
     }
   }
 
@@ -362,23 +320,14 @@ export class McpConnection {
       this.setHealth("needs_authorization");
       return this.unauthorized();
     }
-    if (error instanceof McpError && error.code === Number(ErrorCode.RequestTimeout)) {
-      return new ToolError("timeout", `The ${this.name} connector did not answer within ${formatSeconds(timeoutMs)}.`);
-    }
     if (error instanceof McpError && error.code === Number(ErrorCode.ConnectionClosed)) {
       return this.wentAway();
-    }
-    if (error instanceof McpError) {
-      return new ToolError("failed", `The ${this.name} connector reported an error: ${describe(error)}`);
     }
     if (isTransportFailure(error)) {
       this.loseConnection(client, `The server became unreachable: ${describe(error)}`);
       return this.wentAway();
     }
-    return new ToolError(
-      "failed",
-      `The ${this.name} connector sent an answer Patchbay could not read: ${describe(error)}`,
-    );
+    return callFailure(error, this.name, timeoutMs);
   }
 
   private wentAway(): ToolError {

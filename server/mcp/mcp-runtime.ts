@@ -21,7 +21,8 @@ import { syncAdminConnectors } from "./admin-connector-sync.ts";
 import { type OAuthAccountDeps } from "./oauth-accounts.ts";
 import { McpOAuthProvider } from "./oauth-provider.ts";
 import { PrismaMcpTokenStore } from "./oauth-store.ts";
-import { McpRegistry, type ResolvedConnector, type ToolsChangedListener } from "./registry.ts";
+import { McpRegistry } from "./registry.ts";
+import { type ResolvedConnector, type ToolsChangedListener } from "./registry-options.ts";
 import { createRemoteAccess, type RemoteAccess } from "./remote-access.ts";
 import { installGracefulShutdown } from "./shutdown.ts";
 

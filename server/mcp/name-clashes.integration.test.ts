@@ -8,7 +8,8 @@ import { fixtureStdioConfig } from "../../e2e/support/mcp-fixture/launch.ts";
 import { createTestDatabase, type TestDatabase } from "../../e2e/support/testbeds/database.ts";
 import { createUserWithSession } from "../../e2e/support/testbeds/engine.ts";
 import { ConnectionPool } from "./connection-pool.ts";
-import { McpRegistry, type ResolvedConnector } from "./registry.ts";
+import { McpRegistry } from "./registry.ts";
+import { type ResolvedConnector } from "./registry-options.ts";
 import { getSessionTools, setConnectorEnabled } from "./session-tools.ts";
 
 let database: TestDatabase;

@@ -16,7 +16,8 @@ import { connectionKey, hasPerUserCredentials } from "./connection-keys.ts";
 import type { ConnectionPool } from "./connection-pool.ts";
 import { completeMcpAuthorization, McpOAuthProvider, type McpOAuthOwner, type SecretSealer } from "./oauth-provider.ts";
 import type { PrismaMcpTokenStore } from "./oauth-store.ts";
-import type { McpRegistry, ResolvedConnector } from "./registry.ts";
+import type { McpRegistry } from "./registry.ts";
+import type { ResolvedConnector } from "./registry-options.ts";
 import type { RemoteAccess } from "./remote-access.ts";
 import { assertVisibleConnector } from "./session-tools.ts";
 

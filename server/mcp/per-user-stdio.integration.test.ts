@@ -15,7 +15,8 @@ import { createUserWithSession, waitFor } from "../../e2e/support/testbeds/engin
 import { runToolCall } from "../core/tool-source.ts";
 import { connectionKey } from "./connection-keys.ts";
 import { ConnectionPool } from "./connection-pool.ts";
-import { McpRegistry, type ResolvedConnector } from "./registry.ts";
+import { McpRegistry } from "./registry.ts";
+import type { ResolvedConnector } from "./registry-options.ts";
 import { type getSessionTools, setConnectorEnabled } from "./session-tools.ts";
 import type { ConnectorConfig } from "./transports.ts";
 

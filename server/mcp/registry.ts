@@ -17,15 +17,13 @@
 // Across instances (health-board.ts): a connector this instance cannot reach keeps, in a chat, the
 // tools of the chat's latest revision while another live instance reaches it; they leave only when
 // none does (a recheck runs when the other instance's word goes stale).
-import type { Db } from "../db/client.ts";
 import { AppError } from "../errors.ts";
-import { builtinTools, type BuiltinTool } from "./builtin-tools.ts";
+import { builtinToolList, builtinTools, type BuiltinTool } from "./builtin-tools.ts";
 import type { JsonValue } from "../core/canonical.ts";
 import type { RegistrySnapshot, RegistryTool } from "./registry-tool.ts";
 import { ToolError, type ToolCallRequest, type ToolOutcome, type ToolSource } from "../core/tool-source.ts";
 import { connectionKey, parseConnectionKey } from "./connection-keys.ts";
 import { BUILTIN_CONNECTOR } from "./connector-names.ts";
-import type { ConnectionPool } from "./connection-pool.ts";
 import {
   commitRevision,
   fetchSelections,
@@ -47,34 +45,13 @@ import { callMcpTool } from "./tool-call.ts";
 import { RebuildFailures, type RebuildFailure } from "./rebuild-failures.ts";
 import { hashToolList, HashedStore } from "./tool-lists.ts";
 import type { McpTool } from "./connection-types.ts";
-import type { ConnectorConfig } from "./transports.ts";
+import type { RegistryOptions, ResolvedConnector } from "./registry-options.ts";
 
 const SNAPSHOT_CACHE_LIMIT = 1_000;
 /** Compare-and-set attempts of one rebuild before it gives up (each loss means another rebuild won). */
 const MAX_COMMIT_ATTEMPTS = 20;
 const cacheKey = (sessionId: string, revision: number) => `${sessionId}:${revision}`;
 type BuildOptions = { onlyIfUnbuilt: boolean };
-
-export type ResolvedConnector = { id: string; name: string; config: ConnectorConfig };
-
-/** A committed revision: which session, its new revision number, and why it was built. */
-export type ToolsChange = { sessionId: string; revision: number; reason: string };
-/** Told of every committed revision, before the rebuild that made it returns. */
-export type ToolsChangedListener = (change: ToolsChange) => Promise<void>;
-
-export type RegistryOptions = {
-  db: Db;
-  /** The session layer records each change for the browsers (a `tools.changed` event). */
-  onToolsChanged?: ToolsChangedListener;
-  pool: ConnectionPool;
-  resolveConnector: (connectorId: string) => Promise<ResolvedConnector | null>;
-  builtins?: readonly BuiltinTool[];
-  toolTimeoutMs: number;
-  maxOutputChars: number;
-  listTimeoutMs?: number;
-  /** How long another live instance's word that it reaches this connection stays fresh (ms), or null. */
-  reachableElsewhere?: (connectionKey: string) => Promise<number | null>;
-};
 
 export class McpRegistry implements ToolSource {
   private readonly builtins: readonly BuiltinTool[];
@@ -94,12 +71,7 @@ export class McpRegistry implements ToolSource {
 
   constructor(private readonly options: RegistryOptions) {
     this.builtins = options.builtins ?? builtinTools;
-    const builtinList = this.builtins.map((tool) => ({
-      name: tool.canonicalName.slice(BUILTIN_CONNECTOR.length + 1),
-      description: tool.description,
-      inputSchema: tool.inputSchema,
-    }));
-    this.builtinList = { name: BUILTIN_CONNECTOR, list: hashToolList(builtinList) };
+    this.builtinList = builtinToolList(this.builtins);
     this.lists = new HashedStore((hashes) => fetchToolLists(options.db, hashes));
     this.selections = new HashedStore((hashes) => fetchSelections(options.db, hashes));
   }

@@ -18,7 +18,8 @@ import { createUserWithSession, waitFor } from "../../e2e/support/testbeds/engin
 import { runToolCall, type ToolProgress } from "../core/tool-source.ts";
 import { ConnectionPool } from "./connection-pool.ts";
 import type { ConnectionHealth } from "./connection-types.ts";
-import { McpRegistry, type ResolvedConnector } from "./registry.ts";
+import { McpRegistry } from "./registry.ts";
+import type { ResolvedConnector } from "./registry-options.ts";
 import { getSessionTools, setConnectorEnabled } from "./session-tools.ts";
 import type { ConnectorConfig } from "./transports.ts";
 

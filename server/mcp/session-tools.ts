@@ -21,7 +21,8 @@ import type { ConnectionHealth, McpTool } from "./connection-types.ts";
 import { listConnectors } from "./connectors.ts";
 import { findNameClashes } from "./name-clashes.ts";
 import { rebuildOrUndo } from "./rebuild-or-undo.ts";
-import type { McpRegistry, ResolvedConnector } from "./registry.ts";
+import type { McpRegistry } from "./registry.ts";
+import type { ResolvedConnector } from "./registry-options.ts";
 import type { RegistrySnapshot } from "./registry-tool.ts";
 
 /**

@@ -5,7 +5,8 @@
 import { sharedFixtureStdioConfig } from "../mcp-fixture/launch.ts";
 import { startFakeProvider } from "../fake-provider/server.ts";
 import { ConnectionPool } from "../../../server/mcp/connection-pool.ts";
-import { McpRegistry, type RegistryOptions } from "../../../server/mcp/registry.ts";
+import { McpRegistry } from "../../../server/mcp/registry.ts";
+import type { RegistryOptions } from "../../../server/mcp/registry-options.ts";
 import { setConnectorEnabled } from "../../../server/mcp/session-tools.ts";
 import { setToolPolicy } from "../../../server/policy/connector-policy.ts";
 import { recordToolsChanged } from "../../../server/session/tools-changed.ts";

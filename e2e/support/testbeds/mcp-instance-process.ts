@@ -6,7 +6,8 @@
 import { createDbClient } from "../../../server/db/client.ts";
 import { ConnectionPool } from "../../../server/mcp/connection-pool.ts";
 import { HealthBoard, reportHealth, startHeartbeat } from "../../../server/mcp/health-board.ts";
-import { McpRegistry, type ResolvedConnector } from "../../../server/mcp/registry.ts";
+import { McpRegistry } from "../../../server/mcp/registry.ts";
+import type { ResolvedConnector } from "../../../server/mcp/registry-options.ts";
 
 type Args = { databaseUrl: string; instanceId: string; ttlMs: number; connectors: ResolvedConnector[] };
 

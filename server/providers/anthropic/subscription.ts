@@ -5,9 +5,8 @@
 // env (ANTHROPIC_OAUTH_*), so tests point them at the harness server.
 import type { Env } from "../../env.ts";
 import {
-  signInRefused,
+  exchangeAuthorizationCode,
   readRefreshAnswer,
-  readTokenResponse,
   sendOAuthRequest,
   type TokenSet,
 } from "../subscriptions/oauth-http.ts";
@@ -47,11 +46,11 @@ export async function exchangeAnthropicCode(
   input: { code: string; state: string; verifier: string },
   signal?: AbortSignal,
 ): Promise<AnthropicSignIn> {
-  const answer = await sendOAuthRequest(
+  const { tokens, body } = await exchangeAuthorizationCode(
     config.ANTHROPIC_OAUTH_TOKEN_URL,
     {
-      json: {
-        grant_type: "authorization_code",
+      encoding: "json",
+      fields: {
         code: input.code,
         state: input.state,
         client_id: config.ANTHROPIC_OAUTH_CLIENT_ID,
@@ -61,13 +60,11 @@ export async function exchangeAnthropicCode(
       signal,
     },
     VENDOR,
+    { refused: "Anthropic refused the code", advice: "it may be used or expired. Start the sign-in again." },
   );
-  if (answer.status !== 200) {
-    throw signInRefused(answer, "Anthropic refused the code", "it may be used or expired. Start the sign-in again.");
-  }
-  const account = answer.body.account as { email_address?: unknown } | undefined;
+  const account = body.account as { email_address?: unknown } | undefined;
   const email = typeof account?.email_address === "string" ? account.email_address : undefined;
-  return { tokens: readTokenResponse(answer.body, VENDOR), ...(email && { identity: email }) };
+  return { tokens, ...(email && { identity: email }) };
 }
 
 /** One refresh; the answer carries a new refresh token (rotation). */

@@ -6,9 +6,8 @@
 import type { Env } from "../../env.ts";
 import { AppError } from "../../errors.ts";
 import {
-  signInRefused,
+  exchangeAuthorizationCode,
   readRefreshAnswer,
-  readTokenResponse,
   sendOAuthRequest,
   type TokenSet,
 } from "../subscriptions/oauth-http.ts";
@@ -54,11 +53,11 @@ export async function exchangeGoogleCode(
   input: { code: string; verifier: string },
   signal?: AbortSignal,
 ): Promise<GoogleSignIn> {
-  const answer = await sendOAuthRequest(
+  const { tokens } = await exchangeAuthorizationCode(
     config.GOOGLE_OAUTH_TOKEN_URL,
     {
-      form: {
-        grant_type: "authorization_code",
+      encoding: "form",
+      fields: {
         code: input.code,
         redirect_uri: config.GOOGLE_OAUTH_REDIRECT_URI,
         client_id: config.GOOGLE_OAUTH_CLIENT_ID,
@@ -68,11 +67,8 @@ export async function exchangeGoogleCode(
       signal,
     },
     VENDOR,
+    { refused: "Google refused the code", advice: "it may be used or expired. Start the sign-in again." },
   );
-  if (answer.status !== 200) {
-    throw signInRefused(answer, "Google refused the code", "it may be used or expired. Start the sign-in again.");
-  }
-  const tokens = readTokenResponse(answer.body, VENDOR);
   if (!tokens.refreshToken) {
     throw new AppError("bad_request:provider", "Google did not grant offline access; start the sign-in again.");
   }

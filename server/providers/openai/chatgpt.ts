@@ -7,9 +7,9 @@
 import type { Env } from "../../env.ts";
 import { AppError } from "../../errors.ts";
 import {
+  exchangeAuthorizationCode,
   signInRefused,
   readRefreshAnswer,
-  readTokenResponse,
   sendOAuthRequest,
   type TokenSet,
 } from "../subscriptions/oauth-http.ts";
@@ -79,11 +79,11 @@ export async function exchangeDeviceAuthorization(
   authorized: { authorizationCode: string; codeVerifier: string },
   signal?: AbortSignal,
 ): Promise<TokenSet> {
-  const answer = await sendOAuthRequest(
+  const { tokens } = await exchangeAuthorizationCode(
     issuerUrl(config, "/oauth/token"),
     {
-      form: {
-        grant_type: "authorization_code",
+      encoding: "form",
+      fields: {
         code: authorized.authorizationCode,
         redirect_uri: issuerUrl(config, "/deviceauth/callback"),
         client_id: config.OPENAI_OAUTH_CLIENT_ID,
@@ -92,11 +92,9 @@ export async function exchangeDeviceAuthorization(
       signal,
     },
     VENDOR,
+    { refused: "OpenAI refused the sign-in", advice: "start it again." },
   );
-  if (answer.status !== 200) {
-    throw signInRefused(answer, "OpenAI refused the sign-in", "start it again.");
-  }
-  return readTokenResponse(answer.body, VENDOR);
+  return tokens;
 }
 
 export async function refreshChatGptTokens(

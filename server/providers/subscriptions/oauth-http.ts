@@ -56,6 +56,24 @@ export async function sendOAuthRequest(url: string, options: RequestOptions, ven
   return { status: response.status, body: parseObject(text) };
 }
 
+/**
+ * Trades an authorization code for tokens, the request every vendor's sign-in ends with: one POST of
+ * `grant_type=authorization_code` and the vendor's fields, as JSON or as a form. A refusal becomes
+ * signInRefused(refused, advice). The answer's body comes back with the tokens, for vendors that
+ * name the account in it.
+ */
+export async function exchangeAuthorizationCode(
+  url: string,
+  request: { encoding: "json" | "form"; fields: Record<string, string>; signal?: AbortSignal },
+  vendor: string,
+  refusal: { refused: string; advice: string },
+): Promise<{ tokens: TokenSet; body: Record<string, unknown> }> {
+  const fields = { grant_type: "authorization_code", ...request.fields };
+  const answer = await sendOAuthRequest(url, { [request.encoding]: fields, signal: request.signal }, vendor);
+  if (answer.status !== 200) throw signInRefused(answer, refusal.refused, refusal.advice);
+  return { tokens: readTokenResponse(answer.body, vendor), body: answer.body };
+}
+
 function parseObject(text: string): Record<string, unknown> {
   try {
     const value: unknown = JSON.parse(text);
