@@ -119,6 +119,13 @@ export default tseslint.config(
     rules: { "max-lines": "off" },
   },
   {
+    // Over 300 lines since issue 12 (transport watching, session renewal, per-user stdio; the
+    // cross-instance health rule): to be split, e.g. the transport watch out of mcp-connection.ts
+    // and the kept-elsewhere lists out of registry.ts.
+    files: ["server/mcp/mcp-connection.ts", "server/mcp/registry.ts"],
+    rules: { "max-lines": "off" },
+  },
+  {
     files: [
       "components/accounts/account-row.tsx",
       "components/chat/chat-state.ts",

@@ -35,12 +35,23 @@ const databaseUrl = Object.assign(new URL(adminUrl), { pathname: `/${E2E_DATABAS
 const embeddedDataDir = process.env.PATCHBAY_E2E_EMBEDDED_DIR ?? mkdtempSync(path.join(tmpdir(), "patchbay-e2e-"));
 process.env.PATCHBAY_E2E_EMBEDDED_DIR = embeddedDataDir; // workers re-read this config: keep one folder
 
-/** The admin's MCP servers file for the external app: server-everything over stdio. */
+/** The admin's MCP servers file for the external app: server-everything and server-memory over stdio. */
 const mcpServersFile = path.join(embeddedDataDir, "mcp-servers.json");
 const everythingMain = path.resolve("node_modules/@modelcontextprotocol/server-everything/dist/index.js");
+const memoryMain = path.resolve("node_modules/@modelcontextprotocol/server-memory/dist/index.js");
 writeFileSync(
   mcpServersFile,
-  JSON.stringify({ mcpServers: { everything: { command: process.execPath, args: [everythingMain, "stdio"] } } }),
+  JSON.stringify({
+    mcpServers: {
+      everything: { command: process.execPath, args: [everythingMain, "stdio"] },
+      // One process and one memory file per user (e2e/external/mcp-memory.spec.ts).
+      memory: {
+        command: process.execPath,
+        args: [memoryMain],
+        env: { MEMORY_FILE_PATH: "${PATCHBAY_USER_DIR}/memory.jsonl" },
+      },
+    },
+  }),
 );
 
 const noModelProviders = {

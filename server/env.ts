@@ -145,6 +145,8 @@ const schema = z
     MCP_SERVERS_FILE: optionalString,
     MCP_ALLOW_PRIVATE_URLS: booleanFlag(false),
     MCP_TOOL_OUTPUT_MAX_CHARS: z.coerce.number({ error: "must be a number" }).int().min(1_000).default(100_000),
+    /** A per-user stdio MCP process unused this long is stopped (started again on next use); 0 = never. */
+    MCP_STDIO_IDLE_MS: z.coerce.number({ error: "must be a number" }).int().min(0).max(86_400_000).default(900_000),
     PATCHBAY_ENCRYPTION_KEY: optionalString.pipe(
       z
         .string()

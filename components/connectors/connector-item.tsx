@@ -1,7 +1,8 @@
 "use client";
 // One connector in the chat's Tools panel: its on/off switch with its health, its policy (allow /
 // ask first / never), why it is left out (a name clash) or unavailable, the user's own account on it
-// when it has or wants one, and its tools (connector-tool-row.tsx) while it is on.
+// when it has or wants one, and its tools (connector-tool-row.tsx) while it is on: the first ones the
+// server sent, with a count when the connector has more (the panel's search finds the others).
 import type { ToolPolicy } from "@/server/core/tool-policy.ts";
 import type { SessionConnectorDto } from "@/server/mcp/session-tools.ts";
 import { Switch } from "@/components/ui/switch.tsx";
@@ -38,6 +39,8 @@ type Props = {
   accountStatus: "connected" | "needs_authorization" | undefined;
   isBusy: boolean;
   actions: ConnectorActions;
+  /** The panel's tool search, when the user typed one (the server filtered the tools by it). */
+  query?: string;
 };
 
 function statusLabel(connector: SessionConnectorDto): string {
@@ -45,7 +48,7 @@ function statusLabel(connector: SessionConnectorDto): string {
   return connector.conflict ? "left out" : (healthLabels[connector.health] ?? connector.health);
 }
 
-export function ConnectorItem({ connector, accountStatus, isBusy, actions }: Props) {
+export function ConnectorItem({ connector, accountStatus, isBusy, actions, query }: Props) {
   const needsAuthorization = connector.health === "needs_authorization";
   return (
     <li className="flex flex-col gap-1">
@@ -92,6 +95,15 @@ export function ConnectorItem({ connector, accountStatus, isBusy, actions }: Pro
           status={needsAuthorization ? "needs_authorization" : accountStatus!}
           opensInNewTab
         />
+      )}
+      {connector.enabled && connector.matchCount > connector.tools.length && (
+        <p className="text-xs text-zinc-500" data-testid="connector-tool-count">
+          Showing {connector.tools.length} of {connector.matchCount.toLocaleString("en-US")}{" "}
+          {query ? "matching tools" : "tools"}; search to find the others.
+        </p>
+      )}
+      {connector.enabled && query && connector.matchCount === 0 && connector.toolCount > 0 && (
+        <p className="text-xs text-zinc-500">No tool matches “{query}”.</p>
       )}
       {connector.enabled && connector.tools.length > 0 && (
         <ul className="ml-3 flex flex-col gap-1 border-l border-zinc-200 pl-3 dark:border-zinc-800">

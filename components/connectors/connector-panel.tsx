@@ -6,14 +6,17 @@
 // notice; the answer's next model request gets the new tools anyway). A connector that wants the
 // user's own account shows "authorization needed" and the account control (sign-in opens in a new
 // tab). A connector left out for a name clash says so, and why, instead of silently missing its
-// tools, and a failed update of the chat's tools is shown until one succeeds.
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+// tools, and a failed update of the chat's tools is shown until one succeeds. A connector with many
+// tools shows the first ones and a count; the search box (shown then) finds the others on the server.
+// When the chat's tools are over its provider's limits, the panel says so before anything is sent.
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 
 import { useTRPC } from "@/components/providers/trpc-provider.tsx";
 
 import { ConnectorItem } from "./connector-item.tsx";
 import { PendingChangeNotice } from "./pending-change-notice.tsx";
+import { ToolLimitAndSearch } from "./tool-limit-and-search.tsx";
 import { useConnectorActions } from "./use-connector-actions.ts";
 
 type Props = {
@@ -33,15 +36,34 @@ export function pendingChangeKey(streaming: Props["streaming"], revision: number
   return streaming && streaming.revision !== null && streaming.revision < revision ? streaming.turnId : null;
 }
 
-export function ConnectorPanel({ sessionId, toolsRevision, streaming, keptChange, onKeepChange }: Props) {
+/** The user's own account on a connector, when it has or wants one. */
+function useAccountStatus() {
   const trpc = useTRPC();
-  const queryClient = useQueryClient();
-  const state = useQuery(trpc.tools.state.queryOptions({ sessionId }));
   const oauthStatuses = useQuery(trpc.connectors.oauthStatus.queryOptions());
-  const accountStatus = (id: string) => {
+  return (id: string) => {
     const status = oauthStatuses.data?.find((entry) => entry.connectorId === id)?.status;
     return status === "connected" || status === "needs_authorization" ? status : undefined;
   };
+}
+
+/** The panel's data: the chat's tools, filtered on the server by the search the user typed. */
+function useToolsState(sessionId: string) {
+  const trpc = useTRPC();
+  const [search, setSearch] = useState("");
+  const query = search.trim();
+  const state = useQuery({
+    ...trpc.tools.state.queryOptions(query ? { sessionId, query } : { sessionId }),
+    placeholderData: keepPreviousData,
+  });
+  const isCapped = state.data?.connectors.some((connector) => connector.toolCount > connector.tools.length) ?? false;
+  return { state, search, setSearch, query, isCapped };
+}
+
+export function ConnectorPanel({ sessionId, toolsRevision, streaming, keptChange, onKeepChange }: Props) {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const { state, search, setSearch, query, isCapped } = useToolsState(sessionId);
+  const accountStatus = useAccountStatus();
   const [error, setError] = useState<string | null>(null);
   const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.tools.state.queryKey({ sessionId }) });
   const options = {
@@ -90,6 +112,12 @@ export function ConnectorPanel({ sessionId, toolsRevision, streaming, keptChange
           {state.data.rebuildError}
         </p>
       )}
+      <ToolLimitAndSearch
+        problem={state.data?.limit?.problem ?? null}
+        isSearchShown={isCapped || query !== ""}
+        search={search}
+        onSearch={setSearch}
+      />
       {state.data?.connectors.length === 0 && <p className="text-zinc-500">No connectors yet. Add one in settings.</p>}
       <ul className="flex flex-col gap-3">
         {state.data?.connectors.map((connector) => (
@@ -99,6 +127,7 @@ export function ConnectorPanel({ sessionId, toolsRevision, streaming, keptChange
             accountStatus={accountStatus(connector.id)}
             isBusy={isBusy}
             actions={actionsFor(connector)}
+            query={query}
           />
         ))}
       </ul>

@@ -26,6 +26,10 @@ export type ToolErrorCode =
   | "timeout"
   | "cancelled"
   | "failed"
+  /** The tool's server went away or cannot be reached now. */
+  | "unavailable"
+  /** The tool ran and reported a failure of its own (an MCP `isError` result). */
+  | "tool_error"
   | "denied"
   | "too_many_calls"
   | "rate_limited";

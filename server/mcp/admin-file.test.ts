@@ -116,6 +116,14 @@ describe("parseAdminFile: accepted shapes", () => {
     ]);
   });
 
+  it('runs a stdio server per user unless "shared": true', () => {
+    const [perUser, shared] = parse({
+      mcpServers: { memory: { command: "node" }, clock: { command: "node", shared: true } },
+    });
+    expect(perUser?.config).toEqual({ kind: "stdio", command: "node", args: [], env: {} });
+    expect(shared?.config).toEqual({ kind: "stdio", command: "node", args: [], env: {}, shared: true });
+  });
+
   it("accepts an empty server list", () => {
     expect(parse({ mcpServers: {} })).toEqual([]);
   });
@@ -164,6 +172,12 @@ describe("parseAdminFile: refused input", () => {
       'mcpServers.broken: "type" (sse) and "transport" (http) disagree',
     ],
     [{ url: "https://a.example", env: { A: "b" } }, 'mcpServers.broken: a url server does not take "env" (stdio only)'],
+    [{ url: "https://a.example", shared: true }, 'mcpServers.broken: a url server does not take "shared" (stdio only)'],
+    [{ command: "node", shared: "yes" }, "mcpServers.broken.shared: "],
+    [
+      { command: "node", env: { FILE: "${PATCHBAY_USER_DIR}/f" }, shared: true },
+      'mcpServers.broken: a "shared" server has no one user, so it cannot use ${PATCHBAY_USER_DIR}',
+    ],
     [
       { url: "https://a.example", headers: { "Bad Name": "x" } },
       'mcpServers.broken.headers["Bad Name"]: is not a valid HTTP header name',

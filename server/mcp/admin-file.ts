@@ -2,10 +2,12 @@
 // `{"mcpServers": {"name": {...}}}` shape Claude Desktop, Cursor and Cline use, so a file can be
 // copied between them. `command` (+ args, env, cwd) declares a stdio server — only this file may;
 // `url` (+ headers) a remote one, Streamable HTTP unless `type` or `transport` says "sse". Values are
-// literal: `${VAR}` is not expanded. Commands, env and headers stay in memory; only names, transports
-// and URLs reach the database (see connectors.ts). Admin URLs are trusted and not run through the
-// private-address guard. The name "builtin" is reserved (connector-names.ts). Keys other apps add
-// (autoApprove, timeout, ...) are ignored.
+// literal: `${VAR}` is not expanded, except Patchbay's own `${PATCHBAY_USER_DIR}` (user-dir.ts).
+// Commands, env and headers stay in memory; only names, transports and URLs reach the database (see
+// connectors.ts). Admin URLs are trusted and not run through the private-address guard. The name
+// "builtin" is reserved (connector-names.ts). Keys other apps add (autoApprove, timeout, ...) are
+// ignored. A stdio server runs one process per user unless its entry says `"shared": true` (for
+// stateless servers; see connection-keys.ts); only stdio entries take it.
 import { readFile } from "node:fs/promises";
 
 import { z } from "zod";
@@ -14,6 +16,7 @@ import { env } from "../env.ts";
 import { AppError } from "../errors.ts";
 import { connectorNameSchema } from "./connector-names.ts";
 import type { ConnectorConfig } from "./transports.ts";
+import { USER_DIR_PLACEHOLDER } from "./user-dir.ts";
 
 export type AdminConnector = { name: string; config: ConnectorConfig; disabled: boolean };
 
@@ -69,6 +72,7 @@ const serverEntrySchema = z.object({
   type: transportAlias.optional(),
   transport: transportAlias.optional(),
   disabled: z.boolean().default(false),
+  shared: z.boolean().optional(),
 });
 
 type ServerEntry = z.infer<typeof serverEntrySchema>;
@@ -86,12 +90,23 @@ function toConfig(entry: ServerEntry): ConnectorConfig | string {
   if (entry.command !== undefined) {
     if (kind && kind !== "stdio") return `"${alias}" servers take a "url", not a "command"`;
     if (entry.headers) return 'a stdio server does not take "headers" (use "env")';
-    const { command, args = [], env: vars = {}, cwd } = entry;
-    return { kind: "stdio", command, args, env: vars, ...(cwd === undefined ? {} : { cwd }) };
+    const { command, args = [], env: vars = {}, cwd, shared } = entry;
+    const values = [command, ...args, ...Object.values(vars), cwd ?? ""];
+    if (shared && values.some((value) => value.includes(USER_DIR_PLACEHOLDER))) {
+      return `a "shared" server has no one user, so it cannot use ${USER_DIR_PLACEHOLDER}`;
+    }
+    return {
+      kind: "stdio",
+      command,
+      args,
+      env: vars,
+      ...(cwd === undefined ? {} : { cwd }),
+      ...(shared === true && { shared: true }),
+    };
   }
   if (entry.url !== undefined) {
     if (kind === "stdio") return '"stdio" servers take a "command", not a "url"';
-    const stdioOnly = (["args", "env", "cwd"] as const).filter((key) => entry[key] !== undefined);
+    const stdioOnly = (["args", "env", "cwd", "shared"] as const).filter((key) => entry[key] !== undefined);
     if (stdioOnly.length > 0)
       return `a url server does not take ${stdioOnly.map((key) => `"${key}"`).join(", ")} (stdio only)`;
     return { kind: kind ?? "streamable-http", url: entry.url, headers: entry.headers ?? {} };

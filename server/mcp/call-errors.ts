@@ -34,6 +34,32 @@ export function isTransportFailure(error: unknown): boolean {
   );
 }
 
+/**
+ * The server no longer knows our session (it restarted, or expired it): 404 as the spec says, or the
+ * 400 "No valid session ID" some servers (e.g. the reference server-everything) answer instead.
+ * The legacy SSE transport reports a refused POST as a plain Error with the status in its text.
+ */
+export function isSessionLost(error: unknown): boolean {
+  if (error instanceof StreamableHTTPError) {
+    return error.code === 404 || (error.code === 400 && /session/i.test(error.message));
+  }
+  return error instanceof Error && /^Error POSTing to endpoint \(HTTP 404\)/.test(error.message);
+}
+
+/**
+ * A transport's report that its stream broke or could not be reopened (the SDK's own words), or that
+ * the server could not be reached: the connection may be gone, so connection.ts checks.
+ */
+export function isStreamTrouble(error: unknown): boolean {
+  if (isTransportFailure(error)) return true;
+  return (
+    error instanceof Error &&
+    /^(SSE stream disconnected|Failed to reconnect|Failed to open SSE stream|Maximum reconnection attempts)/.test(
+      error.message,
+    )
+  );
+}
+
 export function describe(error: unknown): string {
   // A refused address or redirect (guarded-fetch.ts) rides as the cause of a "fetch failed" TypeError.
   if (error instanceof TypeError && isAppError(error.cause)) return error.cause.message;
@@ -49,15 +75,16 @@ export function formatSeconds(ms: number): string {
  * A failed call that is not an abort, an authorization or a transport failure, as the ToolError the
  * model reads: the server's timeout, a closed connection, its own error, or an answer not understood.
  */
-export function callFailure(error: unknown, key: string, timeoutMs: number): ToolError {
+/** A failed call in words for the model; `name` is the connector's name (never its pool key, which holds ids). */
+export function callFailure(error: unknown, name: string, timeoutMs: number): ToolError {
   if (error instanceof McpError && error.code === Number(ErrorCode.RequestTimeout)) {
-    return new ToolError("timeout", `The ${key} connector did not answer within ${formatSeconds(timeoutMs)}.`);
+    return new ToolError("timeout", `The ${name} connector did not answer within ${formatSeconds(timeoutMs)}.`);
   }
   if (error instanceof McpError && error.code === Number(ErrorCode.ConnectionClosed)) {
-    return new ToolError("failed", `The ${key} connector disconnected during the call.`);
+    return new ToolError("unavailable", `The ${name} connector's server went away during the call.`);
   }
   if (error instanceof McpError) {
-    return new ToolError("failed", `The ${key} connector reported an error: ${describe(error)}`);
+    return new ToolError("failed", `The ${name} connector reported an error: ${describe(error)}`);
   }
-  return new ToolError("failed", `The ${key} connector sent an answer Patchbay could not read: ${describe(error)}`);
+  return new ToolError("failed", `The ${name} connector sent an answer Patchbay could not read: ${describe(error)}`);
 }

@@ -6,12 +6,21 @@ import { CallToolResultSchema } from "@modelcontextprotocol/sdk/types.js";
 
 import { type JsonValue } from "../core/canonical.ts";
 import type { McpCallOptions, McpCallResult } from "./connection-types.ts";
+import type { ProgressListeners } from "./progress-watch.ts";
 
+let progressTokens = 0;
+
+/**
+ * `progress`: the connection's listeners fed straight off its transport (progress-watch.ts). The call
+ * registers `onProgress` there under a token of its own, not with the SDK: the SDK dispatches a
+ * notification a microtask after a response, so the last progress would lose the race to the result.
+ */
 export async function requestToolCall(
   client: Client,
   name: string,
   args: Record<string, JsonValue>,
   options: McpCallOptions,
+  progress: ProgressListeners,
 ): Promise<McpCallResult> {
   const { signal, timeoutMs, onProgress } = options;
   // A per-call signal: the SDK never removes its abort listener, so a long-lived turn signal would
@@ -19,15 +28,13 @@ export async function requestToolCall(
   const callSignal = new AbortController();
   const forwardAbort = () => callSignal.abort(signal.reason);
   signal.addEventListener("abort", forwardAbort, { once: true });
+  const progressToken = onProgress ? `patchbay-${++progressTokens}` : undefined;
+  if (progressToken && onProgress) progress.set(progressToken, onProgress);
   try {
     const result = await client.request(
-      { method: "tools/call", params: { name, arguments: args } },
+      { method: "tools/call", params: { name, arguments: args, ...(progressToken && { _meta: { progressToken } }) } },
       CallToolResultSchema,
-      {
-        signal: callSignal.signal,
-        timeout: timeoutMs,
-        onprogress: onProgress && (({ progress, total, message }) => onProgress({ progress, total, message })),
-      },
+      { signal: callSignal.signal, timeout: timeoutMs },
     );
     return {
       // Parsed from JSON by the SDK, so it is JSON by construction.
@@ -37,5 +44,6 @@ export async function requestToolCall(
     };
   } finally {
     signal.removeEventListener("abort", forwardAbort);
+    if (progressToken) progress.delete(progressToken);
   }
 }

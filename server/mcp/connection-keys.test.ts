@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 
-import { connectionKey, hasPerUserCredentials, parseConnectionKey } from "./connection-keys.ts";
+import { connectionKey, hasPerUserCredentials, isPerUser, parseConnectionKey } from "./connection-keys.ts";
 import type { ConnectorConfig } from "./transports.ts";
 
 const remote = (headers: Record<string, string> = {}): ConnectorConfig => ({
@@ -8,7 +8,12 @@ const remote = (headers: Record<string, string> = {}): ConnectorConfig => ({
   url: "https://mcp.example.com/mcp",
   headers,
 });
-const stdio: ConnectorConfig = { kind: "stdio", command: "node", args: ["server.js"], env: {} };
+const stdio: Extract<ConnectorConfig, { kind: "stdio" }> = {
+  kind: "stdio",
+  command: "node",
+  args: ["server.js"],
+  env: {},
+};
 
 describe("connection keys", () => {
   it("gives a remote connector without fixed credentials one connection per user", () => {
@@ -20,8 +25,15 @@ describe("connection keys", () => {
     ).toBe("c1:alice");
   });
 
+  it("gives a stdio server one process per user, unless the admin marks it shared", () => {
+    expect(connectionKey({ id: "c1", config: stdio }, "alice")).toBe("c1:alice");
+    expect(connectionKey({ id: "c1", config: stdio }, "bob")).toBe("c1:bob");
+    expect(connectionKey({ id: "c1", config: { ...stdio, shared: true } }, "alice")).toBe("c1");
+    expect(isPerUser(stdio)).toBe(true);
+    expect(isPerUser({ ...stdio, shared: true })).toBe(false);
+  });
+
   it("shares one connection where the credentials are the same for everybody", () => {
-    expect(connectionKey({ id: "c1", config: stdio }, "alice")).toBe("c1");
     expect(connectionKey({ id: "c2", config: remote({ AUTHORIZATION: "Bearer x" }) }, "alice")).toBe("c2");
     expect(hasPerUserCredentials(remote({ "X-Api-Key": "k" }))).toBe(true);
     expect(hasPerUserCredentials(remote({ Authorization: "Bearer x" }))).toBe(false);

@@ -1,9 +1,12 @@
-// Which pooled connection serves a connector for a user. Credentials decide: a stdio connector, or a
-// remote one whose config fixes an Authorization header, has one set of credentials for everybody
-// and shares one connection (key = connector id). Any other remote connector may ask each user to
-// connect their own account (MCP OAuth), so it gets one connection per connector and user
-// (key = `connectorId:userId`) whose transport carries that user's OAuth provider; one user's
-// connection, session or token never serves another user.
+// Which pooled connection serves a connector for a user. State and credentials decide:
+// - a stdio server keeps state in its process (server-memory remembers what one user told it), so
+//   each user gets their own process (key = `connectorId:userId`), unless the admin file marks it
+//   `"shared": true` (a stateless server), which runs one process for everybody (key = connector id);
+// - a remote connector whose config fixes an Authorization header has one set of credentials for
+//   everybody and shares one connection (key = connector id);
+// - any other remote connector may ask each user to connect their own account (MCP OAuth), so it
+//   gets one connection per connector and user whose transport carries that user's OAuth provider.
+// One user's process, connection, session or token never serves another user.
 import type { ConnectorConfig } from "./transports.ts";
 
 const SEPARATOR = ":";
@@ -16,10 +19,15 @@ export function hasPerUserCredentials(config: ConnectorConfig): boolean {
   return !Object.keys(config.headers).some((name) => name.toLowerCase() === "authorization");
 }
 
+/** True when each user gets a connection of their own: per-user credentials, or a stdio process. */
+export function isPerUser(config: ConnectorConfig): boolean {
+  return config.kind === "stdio" ? config.shared !== true : hasPerUserCredentials(config);
+}
+
 /** The pool key of `connector` when used on behalf of `userId`. */
 export function connectionKey(connector: { id: string; config: ConnectorConfig }, userId: string): string {
   if (connector.id.includes(SEPARATOR)) throw new Error(`A connector id may not contain "${SEPARATOR}".`);
-  return hasPerUserCredentials(connector.config) ? `${connector.id}${SEPARATOR}${userId}` : connector.id;
+  return isPerUser(connector.config) ? `${connector.id}${SEPARATOR}${userId}` : connector.id;
 }
 
 /** The connector and, for a per-user key, the user a pool key belongs to. */

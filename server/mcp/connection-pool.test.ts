@@ -87,11 +87,31 @@ describe("one fixture connection over stdio", () => {
     );
 
     expect(result).toEqual({ content: [{ type: "text", text: "slept 400 ms" }], isError: false });
-    // The last update races the result inside the SDK (notifications are dispatched a microtask
-    // after responses) and may be dropped; the earlier ones, 100 ms apart, always arrive in order.
-    expect(progress.slice(0, 3)).toEqual(
-      [1, 2, 3].map((step) => ({ progress: step, total: 4, message: `step ${step} of 4` })),
-    );
+    expect(progress).toEqual([1, 2, 3, 4].map((step) => ({ progress: step, total: 4, message: `step ${step} of 4` })));
+  });
+
+  it("delivers the last progress notification before the result, every time", async () => {
+    // The server writes its last progress and its result back to back; the SDK alone would settle
+    // the call first and drop that progress (it dispatches notifications a microtask later).
+    for (let round = 0; round < 20; round++) {
+      const progress: ToolProgress[] = [];
+      let seenAtResult = -1;
+      await shared
+        .callTool(
+          KEY,
+          config,
+          "slow",
+          { ms: 0, steps: 3 },
+          {
+            signal: noSignal(),
+            timeoutMs: 5_000,
+            onProgress: (update) => progress.push(update),
+          },
+        )
+        .then(() => (seenAtResult = progress.length));
+      expect(seenAtResult).toBe(3);
+      expect(progress.at(-1)).toEqual({ progress: 3, total: 3, message: "step 3 of 3" });
+    }
   });
 
   it("cancels a call when its AbortSignal aborts, and the server hears about it", async () => {
@@ -170,7 +190,7 @@ describe("fixture connections over stdio", () => {
     expect((await pool.listTools(KEY, config)).map((tool) => tool.name)).not.toContain("dynamic.one");
   });
 
-  it("reports a crash mid-call as failed, turns unhealthy, and reconnects on the next listTools", async () => {
+  it("reports a crash mid-call as unavailable, turns unhealthy, and reconnects on the next listTools", async () => {
     const { pool, health } = trackedPool();
     const warn = vi.spyOn(console, "warn").mockImplementation(() => undefined);
     onTestFinished(() => warn.mockRestore());
@@ -178,8 +198,10 @@ describe("fixture connections over stdio", () => {
 
     const error = await rejection(caller(pool)("crash"));
 
-    expect(error.code).toBe("failed");
-    expect(error.message).toBe("The fixture connector disconnected during the call.");
+    expect(error.code).toBe("unavailable");
+    expect(error.message).toBe(
+      "The fixture connector's server went away during the call; its tools are unavailable until it is back. Ask an administrator to check the server log.",
+    );
     expect(pool.health(KEY)).toBe("unhealthy");
     expect(health).toEqual(["ready", "unhealthy"]);
     expect(pool.lastError(KEY)).toBe("The server closed the connection. Ask an administrator to check the server log.");
@@ -269,7 +291,7 @@ describe("fixture connections over stdio", () => {
 
     const error = await rejection(pool.listTools("missing", missing));
 
-    expect(error.code).toBe("failed");
+    expect(error.code).toBe("unavailable");
     expect(error.message).toMatch(/^The missing connector is unavailable: .*ENOENT/);
     expect(pool.health("missing")).toBe("unhealthy");
     expect(pool.lastError("missing")).toContain("ENOENT");
@@ -343,11 +365,14 @@ describe("fixture connection over Streamable HTTP", () => {
     await pool.listTools("http", http);
 
     const crashed = await rejection(call("crash"));
-    expect(crashed.message).toBe("The http connector disconnected during the call.");
+    expect(crashed.code).toBe("unavailable");
+    expect(crashed.message).toBe(
+      "The http connector's server went away during the call; its tools are unavailable until it is back.",
+    );
     expect(health).toEqual(["ready", "unhealthy"]);
 
     const refused = await rejection(call("echo", { text: "anyone?" }));
-    expect(refused.code).toBe("failed");
+    expect(refused.code).toBe("unavailable");
     expect(refused.message).toMatch(/^The http connector is unavailable: /);
     expect(pool.health("http")).toBe("unhealthy");
   });

@@ -3,7 +3,9 @@
 //   key closes the old connection (and kills its stdio child) and opens a new one.
 // - The tool list is cached per connection, fetched across all pages, and re-fetched (debounced) when
 //   the server sends notifications/tools/list_changed; `onToolsChanged` fires when the list differs.
-// - A dropped connection turns `unhealthy` and is re-opened in the background with exponential backoff
+// - A dropped connection (a stdio child that exited, a transport that closed, or an HTTP server that
+//   stopped answering: see mcp-connection.ts) fails its pending calls at once with ToolError
+//   "unavailable", turns `unhealthy` and is re-opened in the background with exponential backoff
 //   (0.5 s doubling to 30 s; the ladder resets once a connection stayed up for 10 s). A caller that
 //   needs the connection meanwhile does not wait for the backoff: it tries to connect at once.
 // - Once shutdown has begun (`beginShutdown`, or `closeAll`) nothing connects, reconnects or spawns
@@ -12,6 +14,8 @@
 // - Every failure a caller sees is a ToolError (cancelled, timeout, failed) written for the model.
 //   `lastError` says what went wrong in words fit for any user; a stdio child's stderr never reaches
 //   it (it may echo secrets): it stays in `recentStderr` and goes, redacted, to the operator's log.
+// - A per-user stdio process (connection-keys.ts) unused for `idleTimeoutMs` and with no call under
+//   way is stopped quietly (no health change, so no revision); the next use starts it again.
 import { type JsonValue } from "../core/canonical.ts";
 import { McpConnection } from "./mcp-connection.ts";
 import type {
@@ -26,11 +30,15 @@ import { type ConnectorConfig } from "./transports.ts";
 export class ConnectionPool {
   private readonly connections = new Map<string, McpConnection>();
   private isShuttingDown = false;
+  /** When each key was last used, and how many uses (lists, calls) each has under way (for the idle stop). */
+  private readonly lastUsed = new Map<string, number>();
+  private readonly calls = new Map<string, number>();
+  private sweeper: NodeJS.Timeout | undefined;
 
   constructor(private readonly options: ConnectionPoolOptions = {}) {}
 
   listTools(key: string, config: ConnectorConfig, signal?: AbortSignal): Promise<McpTool[]> {
-    return this.connection(key, config).listTools(signal);
+    return this.using(key, () => this.connection(key, config).listTools(signal));
   }
 
   callTool(
@@ -40,11 +48,56 @@ export class ConnectionPool {
     args: Record<string, JsonValue>,
     options: McpCallOptions,
   ): Promise<McpCallResult> {
-    return this.connection(key, config).callTool(name, args, options);
+    return this.using(key, () => this.connection(key, config).callTool(name, args, options));
+  }
+
+  /** Runs `work` on a key counted as in use, so the idle stop leaves it alone (spawning included). */
+  private async using<T>(key: string, work: () => Promise<T>): Promise<T> {
+    this.touch(key);
+    this.calls.set(key, (this.calls.get(key) ?? 0) + 1);
+    try {
+      return await work();
+    } finally {
+      this.calls.set(key, (this.calls.get(key) ?? 1) - 1);
+      this.touch(key);
+    }
+  }
+
+  /**
+   * Stops the per-user stdio processes unused for `idleTimeoutMs` with no call under way (also run
+   * by a timer); quietly, as a close the user did not cause. Returns the keys stopped.
+   */
+  stopIdle(now = Date.now()): string[] {
+    const limit = this.options.idleTimeoutMs ?? 0;
+    if (limit <= 0) return [];
+    const stopped: string[] = [];
+    for (const [key, connection] of this.connections) {
+      if (!connection.isPerUserStdio() || (this.calls.get(key) ?? 0) > 0) continue;
+      if (now - (this.lastUsed.get(key) ?? now) < limit) continue;
+      this.connections.delete(key);
+      this.lastUsed.delete(key);
+      this.calls.delete(key);
+      void connection.close({ silent: true });
+      stopped.push(key);
+    }
+    return stopped;
+  }
+
+  private touch(key: string): void {
+    this.lastUsed.set(key, Date.now());
+    const limit = this.options.idleTimeoutMs ?? 0;
+    if (limit <= 0 || this.sweeper) return;
+    this.sweeper = setInterval(() => this.stopIdle(), Math.min(Math.max(limit / 4, 50), 60_000));
+    this.sweeper.unref();
   }
 
   health(key: string): ConnectionHealth {
     return this.connections.get(key)?.health ?? "idle";
+  }
+
+  /** Every connection's key and health (for the cross-instance health board, health-board.ts). */
+  healthEntries(): [string, ConnectionHealth][] {
+    return [...this.connections].map(([key, connection]) => [key, connection.health]);
   }
 
   /** The last connection problem for this key, fit to show users (never quotes the server's stderr). */
@@ -70,6 +123,8 @@ export class ConnectionPool {
   /** Closes every connection; a stdio child gets its stdin closed, then SIGTERM, then SIGKILL. */
   async closeAll(): Promise<void> {
     this.beginShutdown();
+    clearInterval(this.sweeper);
+    this.sweeper = undefined;
     await Promise.all([...this.connections.values()].map((connection) => connection.close()));
   }
 

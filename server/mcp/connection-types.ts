@@ -23,6 +23,11 @@ export type ConnectionPoolOptions = {
   /** How the operator's log names a connection (e.g. the connector's name); default: the key. */
   describeKey?: (key: string) => string;
   /**
+   * The connector's name, for every message a user or a model reads (a ToolError, `lastError`):
+   * keys hold ids (connection-keys.ts), which must not reach them. Default: the key.
+   */
+  nameOf?: (key: string) => string | undefined;
+  /**
    * How HTTP/SSE connections reach their URL (remote-access.ts): `checkUrl` before every connect
    * (throw to refuse) and the fetch every request of the connection, OAuth included, goes through.
    */
@@ -34,4 +39,8 @@ export type ConnectionPoolOptions = {
    * background retries, which would restart the flow).
    */
   authProvider?: (key: string) => OAuthClientProvider | undefined;
+  /** Stop a per-user stdio process after this long unused (ms); 0 or absent: never (MCP_STDIO_IDLE_MS). */
+  idleTimeoutMs?: number;
+  /** Where per-user stdio servers get their `${PATCHBAY_USER_DIR}` (user-dir.ts); PATCHBAY_DATA_DIR. */
+  userDataDir?: string;
 };

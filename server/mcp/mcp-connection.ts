@@ -3,14 +3,28 @@
 // exponential backoff after a drop (backoff.ts). The pool in connection-pool.ts owns these; see its header
 // for the invariants callers rely on. A stdio child's stderr never reaches `lastError` or a ToolError
 // (both are shown to users and models): failures are logged for the operator (connector-log.ts).
+// The transport is watched, not trusted: an HTTP stream that breaks is followed by a ping, and a
+// server that does not answer it (or an SSE stream that breaks: its session dies with it) closes the
+// connection at once, which fails every pending call with "went away" instead of at its timeout.
+// A session the server no longer knows (404, spec: "start a new session") is replaced silently and
+// the request sent once more; health does not change for it. Users and models see the connector's
+// name (`nameOf`), never the pool key, which holds ids.
 import { UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
+import { ErrorCode, McpError, ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 
 import { type JsonValue } from "../core/canonical.ts";
 import { isToolError, ToolError } from "../core/tool-source.ts";
 import { ReconnectBackoff } from "./backoff.ts";
-import { abortError, callFailure, describe, isTransportFailure, untilAborted } from "./call-errors.ts";
+import {
+  abortError,
+  callFailure,
+  describe,
+  isSessionLost,
+  isStreamTrouble,
+  isTransportFailure,
+  untilAborted,
+} from "./call-errors.ts";
 import { requestToolCall } from "./call-request.ts";
 import {
   type ConnectionHealth,
@@ -20,7 +34,9 @@ import {
   type McpTool,
 } from "./connection-types.ts";
 import { logConnectorFailure } from "./connector-log.ts";
+import { parseConnectionKey } from "./connection-keys.ts";
 import { listAllTools } from "./list-tools.ts";
+import { watchProgress, type ProgressListeners } from "./progress-watch.ts";
 import {
   type ConnectorConfig,
   type CreatedTransport,
@@ -28,10 +44,13 @@ import {
   LineTail,
   STDERR_TAIL_LINES,
 } from "./transports.ts";
+import { USER_DIR_PLACEHOLDER, userDirFor, usesUserDir, withUserDir } from "./user-dir.ts";
 
 const CLIENT_INFO = { name: "patchbay", version: "0.1.0" };
 /** Where a user is sent when an admin's stdio server fails: its stderr is in the server log only. */
 const ADMIN_HINT = " Ask an administrator to check the server log.";
+/** How long the ping after a broken HTTP stream may take before the server counts as gone. */
+const PROBE_TIMEOUT_MS = 1_000;
 
 export class McpConnection {
   health: ConnectionHealth = "idle";
@@ -55,6 +74,10 @@ export class McpConnection {
   private childPid: number | null = null;
   private retryTimer: NodeJS.Timeout | undefined;
   private refreshTimer: NodeJS.Timeout | undefined;
+  /** The ping under way after a transport error, so a burst of errors sends one. */
+  private probing: Promise<void> | null = null;
+  /** Progress listeners by progressToken, fed straight from the transport (progress-watch.ts). */
+  private readonly progress: ProgressListeners = new Map();
 
   constructor(
     readonly key: string,
@@ -67,17 +90,30 @@ export class McpConnection {
     return this.options.connectTimeoutMs ?? 10_000;
   }
 
+  /** What users and models call this connection: the connector's name, never the pool key. */
+  get name(): string {
+    return this.options.nameOf?.(this.key) ?? this.key;
+  }
+
   listTools(signal?: AbortSignal): Promise<McpTool[]> {
     if (this.client && this.tools) return Promise.resolve(this.tools);
     return untilAborted(this.toolsLoad ?? this.loadTools(), signal);
   }
 
   async callTool(name: string, args: Record<string, JsonValue>, options: McpCallOptions): Promise<McpCallResult> {
-    const client = await untilAborted(this.connect(), options.signal);
-    try {
-      return await requestToolCall(client, name, args, options);
-    } catch (error) {
-      throw this.callError(error, client, options.signal, options.timeoutMs);
+    const { signal, timeoutMs } = options;
+    for (let attempt = 1; ; attempt++) {
+      const client = await untilAborted(this.connect(), signal);
+      try {
+        return await requestToolCall(client, name, args, options, this.progress);
+      } catch (error) {
+        // A 404 for the session means the server did not process the request: new session, send once more.
+        if (attempt === 1 && isSessionLost(error) && !signal.aborted) {
+          this.forgetSession(client);
+          continue;
+        }
+        throw this.callError(error, client, signal, timeoutMs);
+      }
     }
   }
 
@@ -97,12 +133,20 @@ export class McpConnection {
   private loadTools(): Promise<McpTool[]> {
     const generation = ++this.toolsGeneration;
     const load = (async () => {
-      const client = await this.connect();
-      const tools = await listAllTools(client, this.connectTimeoutMs).catch((error: unknown) => {
-        throw this.callError(error, client, undefined, this.connectTimeoutMs);
-      });
-      if (generation === this.toolsGeneration && client === this.client) this.storeTools(tools);
-      return tools;
+      for (let attempt = 1; ; attempt++) {
+        const client = await this.connect();
+        try {
+          const tools = await listAllTools(client, this.connectTimeoutMs);
+          if (generation === this.toolsGeneration && client === this.client) this.storeTools(tools);
+          return tools;
+        } catch (error) {
+          if (attempt === 1 && isSessionLost(error)) {
+            this.forgetSession(client);
+            continue;
+          }
+          throw this.callError(error, client, undefined, this.connectTimeoutMs);
+        }
+      }
     })();
     this.toolsLoad = load;
     void load
@@ -151,11 +195,13 @@ export class McpConnection {
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => this.scheduleRefresh(client));
     client.onclose = () => this.dropped(client);
     client.onerror = (error) => {
-      // Not problems: late answers to cancelled requests, and progress that lost the SDK's race
-      // against its own result (notifications are dispatched a microtask after responses).
-      if (!/^Received a (response|progress notification) for an unknown/.test(error.message)) {
-        this.lastError = describe(error);
-      }
+      // Not problems: late answers to cancelled requests, and progress notifications, which
+      // progress-watch.ts delivers itself (so the SDK finds no handler for them).
+      if (/^Received a (response|progress notification) for an unknown/.test(error.message)) return;
+      // A broken stream is checked before anybody is told (watchTransport); a lost session is
+      // renewed by the request that met it.
+      if (isStreamTrouble(error) || isSessionLost(error)) this.watchTransport(client, error);
+      else this.lastError = describe(error);
     };
     let childPid = (): number | null => null;
     try {
@@ -164,6 +210,7 @@ export class McpConnection {
       // No signal for the SDK here: it would keep its listener and "cancel" initialize after success.
       const timeout = AbortSignal.timeout(this.connectTimeoutMs);
       await untilAborted(client.connect(created.transport, { timeout: this.connectTimeoutMs }), timeout);
+      watchProgress(created.transport, this.progress);
     } catch (error) {
       void client.close().catch(() => undefined);
       if (this.health === "closed") throw this.closedError();
@@ -174,7 +221,7 @@ export class McpConnection {
       }
       const reason = isToolError(error) ? `no answer within ${this.connectTimeoutMs} ms` : describe(error);
       this.failed(`Could not connect: ${reason}`);
-      throw new ToolError("failed", this.withHint(`The ${this.key} connector is unavailable: ${reason}`));
+      throw new ToolError("unavailable", this.withHint(`The ${this.name} connector is unavailable: ${reason}`));
     }
     if (this.health === "closed") {
       await client.close();
@@ -189,10 +236,57 @@ export class McpConnection {
 
   /** The SSRF check first; then every request (OAuth flow included) goes through the remote fetch. */
   private async createTransport(): Promise<CreatedTransport> {
-    if (this.config.kind === "stdio") return createTransport(this.config, this.stderr);
+    if (this.config.kind === "stdio") return createTransport(await this.stdioConfig(this.config), this.stderr);
     const { remote, authProvider } = this.options;
     await remote?.checkUrl(this.config.url);
     return createTransport(this.config, this.stderr, authProvider?.(this.key), remote?.fetchFor(this.config.url));
+  }
+
+  /**
+   * After a transport error on a live connection: an SSE stream that broke took its session with it;
+   * an HTTP stream that broke may be a hiccup, so the server is pinged. No answer: the connection
+   * closes now (pending calls fail with "went away"). A 404 for the session: the server restarted
+   * and is up, so a new session is opened in the background, tools and health unchanged.
+   */
+  private watchTransport(client: Client, error: Error): void {
+    if (client !== this.client || this.config.kind === "stdio" || this.probing) return;
+    if (this.config.kind === "sse") {
+      this.loseConnection(client, `The server went away (${describe(error)}).`);
+      return;
+    }
+    this.probing = client
+      .ping({ timeout: PROBE_TIMEOUT_MS })
+      .then(
+        () => undefined,
+        (failure: unknown) => {
+          if (client !== this.client) return;
+          if (isSessionLost(failure)) {
+            this.forgetSession(client);
+            this.loadTools().catch(() => undefined);
+          } else {
+            this.loseConnection(client, `The server went away (${describe(failure)}).`);
+          }
+        },
+      )
+      .finally(() => (this.probing = null));
+  }
+
+  /** Closes a connection whose server is gone: its pending calls fail now, and reconnection starts. */
+  private loseConnection(client: Client, reason: string): void {
+    if (client !== this.client) return;
+    this.dropReason = reason;
+    void client.close().catch(() => undefined);
+  }
+
+  /**
+   * Drops a session the server no longer knows, without a change of health: the next use opens a
+   * new session (the SDK's initialize) on a new transport. The cached tool list stays until then.
+   */
+  private forgetSession(client: Client): void {
+    if (client !== this.client) return;
+    this.client = null;
+    this.childPid = null;
+    void client.close().catch(() => undefined);
   }
 
   private dropped(client: Client): void {
@@ -235,20 +329,29 @@ export class McpConnection {
       this.setHealth("needs_authorization");
       return this.unauthorized();
     }
-    if (isTransportFailure(error)) {
-      if (client === this.client) {
-        this.dropReason = `The server became unreachable: ${describe(error)}`;
-        void client.close().catch(() => undefined);
-      }
-      return new ToolError("failed", `The ${this.key} connector disconnected during the call.`);
+    if (error instanceof McpError && error.code === Number(ErrorCode.ConnectionClosed)) {
+      return this.wentAway();
     }
-    return callFailure(error, this.key, timeoutMs);
+    if (isTransportFailure(error)) {
+      this.loseConnection(client, `The server became unreachable: ${describe(error)}`);
+      return this.wentAway();
+    }
+    return callFailure(error, this.name, timeoutMs);
+  }
+
+  private wentAway(): ToolError {
+    return new ToolError(
+      "unavailable",
+      this.withHint(
+        `The ${this.name} connector's server went away during the call; its tools are unavailable until it is back.`,
+      ),
+    );
   }
 
   /** The server wants the user to (re)authorize (no tokens yet, refresh refused, or more scope). */
   private unauthorized(): ToolError {
     this.lastError = "Authorization needed: the user must connect their account to this connector.";
-    return new ToolError("failed", `The ${this.key} connector needs the user to authorize Patchbay first.`);
+    return new ToolError("failed", `The ${this.name} connector needs the user to authorize Patchbay first.`);
   }
 
   /**
@@ -283,6 +386,21 @@ export class McpConnection {
     }
   }
 
+  /** A per-user process gets its `${PATCHBAY_USER_DIR}` (user-dir.ts); a shared one has none to get. */
+  private async stdioConfig(config: Extract<ConnectorConfig, { kind: "stdio" }>) {
+    if (!usesUserDir(config)) return config;
+    const { connectorId, userId } = parseConnectionKey(this.key);
+    if (userId === null || !this.options.userDataDir) {
+      throw new Error(`${USER_DIR_PLACEHOLDER} is only available to a per-user server`);
+    }
+    return withUserDir(config, userDirFor(this.options.userDataDir, connectorId, userId));
+  }
+
+  /** A stdio process of one user (key `connectorId:userId`, see connection-keys.ts): stopped when idle. */
+  isPerUserStdio(): boolean {
+    return this.config.kind === "stdio" && parseConnectionKey(this.key).userId !== null;
+  }
+
   /** The running stdio child's pid, or null. */
   runningChildPid(): number | null {
     return this.childPid;
@@ -295,9 +413,9 @@ export class McpConnection {
 
   private closedError(): ToolError {
     if (this.isStopping && this.health !== "closed") {
-      return new ToolError("failed", `The ${this.key} connector is unavailable: Patchbay is shutting down.`);
+      return new ToolError("unavailable", `The ${this.name} connector is unavailable: Patchbay is shutting down.`);
     }
-    return new ToolError("failed", `The ${this.key} connector was closed.`);
+    return new ToolError("unavailable", `The ${this.name} connector was closed.`);
   }
 }
 

@@ -1,17 +1,21 @@
 // This process's MCP side, wired from env: the admin connectors (read from MCP_SERVERS_FILE and
 // synced into the database at start), the connection pool, and the registry that turns use as
-// their ToolSource. A connector's list_changed or health change rebuilds every session using it.
+// their ToolSource. A connector's list_changed or health change rebuilds every session using it;
+// health is shared with the other instances through the board (health-board.ts).
 // The session layer creates it once per process (session/app-runtime.ts) and passes `onToolsChanged`,
 // so every committed revision is recorded for the browsers before anything can rebuild.
 // Connections with per-user credentials (connection-keys.ts) carry their user's McpOAuthProvider
 // over the Postgres token store; those never start an authorization themselves (`background`):
 // the user does, from the UI (oauth-accounts.ts). installShutdown wires the graceful shutdown
 // (shutdown.ts) once per process, so no stdio MCP server outlives the app.
+import { randomUUID } from "node:crypto";
+
 import { getDb } from "../db/client.ts";
 import { env } from "../env.ts";
 import { loadAdminConnectors, type AdminConnector } from "./admin-file.ts";
 import { parseConnectionKey } from "./connection-keys.ts";
 import { ConnectionPool } from "./connection-pool.ts";
+import { HealthBoard, reportHealth, startHeartbeat } from "./health-board.ts";
 import { resolveConnector as resolveConnectorRow } from "./connector-config.ts";
 import { syncAdminConnectors } from "./admin-connector-sync.ts";
 import { type OAuthAccountDeps } from "./oauth-accounts.ts";
@@ -47,14 +51,23 @@ export async function createMcpRuntime(hooks: { onToolsChanged: ToolsChangedList
   const store = new PrismaMcpTokenStore(db);
   // Connector names by id, as resolved: the operator's log names a failing connection by them.
   const names = new Map<string, string>();
+  const board = new HealthBoard(db, randomUUID());
   const pool = new ConnectionPool({
     describeKey: (key) => {
       const name = names.get(parseConnectionKey(key).connectorId);
       return name === undefined ? key : `"${name}" (${key})`;
     },
+    // Every pool use follows a resolveConnector, which records the name.
+    nameOf: (key) => names.get(parseConnectionKey(key).connectorId) ?? "MCP",
     onToolsChanged: (key) => void events.registry?.rebuildForConnector(key, "list_changed"),
-    onHealthChanged: (key) => void events.registry?.rebuildForConnector(key, "health"),
+    // Written on the shared board first, so this instance's rebuild (and the others') reads it.
+    onHealthChanged: (key, health) =>
+      void reportHealth(board, key, health)
+        .catch((error: unknown) => console.warn("[patchbay] MCP health report failed:", (error as Error).message))
+        .finally(() => events.registry?.rebuildForConnector(key, "health")),
     remote,
+    idleTimeoutMs: env.MCP_STDIO_IDLE_MS,
+    userDataDir: env.PATCHBAY_DATA_DIR,
     authProvider: (key) => {
       const { connectorId, userId } = parseConnectionKey(key);
       if (userId === null) return undefined;
@@ -78,8 +91,10 @@ export async function createMcpRuntime(hooks: { onToolsChanged: ToolsChangedList
     onToolsChanged: hooks.onToolsChanged,
     toolTimeoutMs: env.TOOL_TIMEOUT_MS,
     maxOutputChars: env.MCP_TOOL_OUTPUT_MAX_CHARS,
+    reachableElsewhere: (key) => board.reachableElsewhereFor(key),
   });
   events.registry = registry;
+  startHeartbeat(board, pool);
   const oauth: OAuthAccountDeps = { db, pool, registry, resolveConnector, store, remote };
   return { db, registry, pool, remote, adminConnectors, resolveConnector, oauth };
 }

@@ -23,4 +23,6 @@ export type RegistryOptions = {
   toolTimeoutMs: number;
   maxOutputChars: number;
   listTimeoutMs?: number;
+  /** How long another live instance's word that it reaches this connection stays fresh (ms), or null. */
+  reachableElsewhere?: (connectionKey: string) => Promise<number | null>;
 };

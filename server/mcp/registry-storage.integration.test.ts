@@ -6,7 +6,7 @@ import { createHash } from "node:crypto";
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-import { fixtureStdioConfig } from "../../e2e/support/mcp-fixture/launch.ts";
+import { sharedFixtureStdioConfig } from "../../e2e/support/mcp-fixture/launch.ts";
 import { createTestDatabase, type TestDatabase } from "../../e2e/support/testbeds/database.ts";
 import { createUserWithSession } from "../../e2e/support/testbeds/engine.ts";
 import { ConnectionPool } from "./connection-pool.ts";
@@ -42,7 +42,7 @@ beforeAll(async () => {
     data: { source: "admin", name: "fixture", transport: "stdio" },
   });
   connectorId = connector.id;
-  const config = fixtureStdioConfig();
+  const config = sharedFixtureStdioConfig(); // the instances under test share it; per-user keys are not the point here
   const resolveConnector = (id: string) => Promise.resolve(id === connectorId ? { id, name: "fixture", config } : null);
   pool = new ConnectionPool();
   registry = new McpRegistry({ db: database.db, pool, resolveConnector, toolTimeoutMs: 5_000, maxOutputChars: 10_000 });
@@ -131,7 +131,7 @@ describe("content-addressed revisions", () => {
     expect((await otherInstance().snapshot(sessionId)).tools.length).toBeGreaterThan(3);
   });
 
-  it("gives concurrent rebuilds on two instances distinct consecutive revisions, the last on the last bindings", async () => {
+  it("makes no revision for rebuilds of unchanged tools on two instances, and one for a change however many race", async () => {
     const { sessionId, revision } = await sessionWithFixture("Erin");
     const resolveConnector = deps.resolveConnector;
     const second = new McpRegistry({
@@ -141,26 +141,25 @@ describe("content-addressed revisions", () => {
       toolTimeoutMs: 5_000,
       maxOutputChars: 10_000,
     });
-    const rebuilds = Array.from({ length: 6 }, (_, index) =>
-      (index % 2 ? registry : second).rebuild(sessionId, "race"),
-    );
-    const revisions = (await Promise.all(rebuilds)).sort((a, b) => a - b);
-    expect(revisions).toEqual(Array.from({ length: 6 }, (_, index) => revision + 1 + index));
-    const rows = await database.db.toolSnapshot.findMany({ where: { sessionId }, orderBy: { revision: "asc" } });
-    expect(rows.map((row) => row.revision)).toEqual([revision, ...revisions]);
+    const race = () =>
+      Promise.all(Array.from({ length: 6 }, (_, index) => (index % 2 ? registry : second).rebuild(sessionId, "race")));
+    expect(await race()).toEqual(Array.from({ length: 6 }, () => revision));
+    const rows = () => database.db.toolSnapshot.findMany({ where: { sessionId }, orderBy: { revision: "asc" } });
+    expect((await rows()).map((row) => row.revision)).toEqual([revision]);
 
-    // A binding change, then rebuilds racing on both instances: the highest revision shows it.
+    // A binding change, then rebuilds racing on both instances: one new revision, and it shows it.
     await database.db.sessionConnector.update({
       where: { sessionId_connectorId: { sessionId, connectorId } },
       data: { disabledTools: ["echo"] },
     });
-    await Promise.all([registry.rebuild(sessionId, "race"), second.rebuild(sessionId, "race")]);
+    expect(new Set(await race())).toEqual(new Set([revision + 1]));
     const latest = await otherInstance().snapshot(sessionId);
-    expect(latest.revision).toBe(revision + 8);
+    expect(latest.revision).toBe(revision + 1);
     expect(toolNamed(latest.tools, "echo")).toBeUndefined();
+    expect((await rows()).map((row) => row.revision)).toEqual([revision, revision + 1]);
   });
 
-  it("commits a revision only if none was committed since its state was read", async () => {
+  it("commits a revision only if none was committed since its state was read, and only for other tools", async () => {
     const { sessionId, revision } = await sessionWithFixture("Frank");
     const write = { sessionId, pendingLists: "[]", pendingSelections: "[]", reason: "test" };
     const manifest = (
@@ -168,9 +167,20 @@ describe("content-addressed revisions", () => {
         where: { sessionId_revision: { sessionId, revision } },
       })
     ).manifest as { v: 2; selections: string[] };
-    expect(await commitRevision(database.db, { ...write, readAt: revision - 1, manifest })).toBeNull();
+    const changed = { ...manifest, selections: manifest.selections.slice(1) };
+    expect(await commitRevision(database.db, { ...write, readAt: revision - 1, manifest: changed })).toEqual({
+      kind: "lost",
+    });
     expect(await database.db.toolSnapshot.count({ where: { sessionId } })).toBe(1);
-    expect(await commitRevision(database.db, { ...write, readAt: revision, manifest })).toBe(revision + 1);
+    expect(await commitRevision(database.db, { ...write, readAt: revision, manifest })).toEqual({
+      kind: "unchanged",
+      revision,
+    });
+    expect(await database.db.toolSnapshot.count({ where: { sessionId } })).toBe(1);
+    expect(await commitRevision(database.db, { ...write, readAt: revision, manifest: changed })).toEqual({
+      kind: "created",
+      revision: revision + 1,
+    });
     const session = await database.db.chatSession.findUniqueOrThrow({ where: { id: sessionId } });
     expect(session.toolsRevision).toBe(revision + 1);
   });

@@ -4,7 +4,7 @@
 // request; apply now restarts the streaming turn on the new revision.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-import { fixtureStdioConfig } from "../../e2e/support/mcp-fixture/launch.ts";
+import { sharedFixtureStdioConfig } from "../../e2e/support/mcp-fixture/launch.ts";
 import { startFakeProvider } from "../../e2e/support/fake-provider/server.ts";
 import type { ProviderId } from "../core/canonical.ts";
 import type { SessionManager } from "../session/manager.ts";
@@ -41,7 +41,7 @@ beforeAll(async () => {
     data: { source: "admin", name: "fixture", transport: "stdio" },
   });
   connectorId = connector.id;
-  const config = fixtureStdioConfig();
+  const config = sharedFixtureStdioConfig();
   const resolveConnector = (id: string) => Promise.resolve(id === connectorId ? { id, name: "fixture", config } : null);
   const events = { registry: null as McpRegistry | null };
   pool = new ConnectionPool({
@@ -109,7 +109,7 @@ describe("the revisioned registry", () => {
 
   it("rebuilds when a connector announces tools/list_changed", async () => {
     const { sessionId, revision } = await sessionWithFixture();
-    const config = fixtureStdioConfig();
+    const config = sharedFixtureStdioConfig();
     await pool.callTool(
       connectorId,
       config,

@@ -1,6 +1,6 @@
 // The session's revisioned tool registry. Every change — a connector bound, switched on or off, a
-// tool toggled, a connector's tools/list_changed, a connector going unhealthy — bumps the session's
-// `toolsRevision` atomically in Postgres and stores the immutable snapshot of that revision: the
+// tool toggled, a connector's tools/list_changed, a connector going unhealthy — that changes what
+// the model is shown bumps the session's `toolsRevision` atomically in Postgres and stores the immutable snapshot of that revision: the
 // tools with the name each provider is shown and the reverse map back to connector + tool. Turns read
 // the latest snapshot right before every model request, so a change applies from the next request.
 // Storage is content-addressed: tool lists and per-connector selections are stored once per hash
@@ -14,6 +14,9 @@
 // browsers); it writes no session events itself.
 // Connections are taken on behalf of the chat's owner (connection-keys.ts): a connector with
 // per-user credentials lists and runs tools with that user's own account, never another's.
+// Across instances (health-board.ts): a connector this instance cannot reach keeps, in a chat, the
+// tools of the chat's latest revision while another live instance reaches it; they leave only when
+// none does (a recheck runs when the other instance's word goes stale).
 import { AppError } from "../errors.ts";
 import { builtinToolList, builtinTools, type BuiltinTool } from "./builtin-tools.ts";
 import type { JsonValue } from "../core/canonical.ts";
@@ -63,6 +66,8 @@ export class McpRegistry implements ToolSource {
   /** Session owners never change, so each is read once. */
   private readonly owners = new Map<string, string>();
   private readonly failures = new RebuildFailures();
+  /** Rebuilds due when another instance's word on a connection goes stale, by connection key. */
+  private readonly rechecks = new Map<string, NodeJS.Timeout>();
 
   constructor(private readonly options: RegistryOptions) {
     this.builtins = options.builtins ?? builtinTools;
@@ -216,6 +221,7 @@ export class McpRegistry implements ToolSource {
     bindings: Binding[],
     ownerId: string,
     resolving: Map<string, Promise<ResolvedConnector | null>>,
+    latest: { sessionId: string; revision: number },
   ): Promise<Map<string, ListSource>> {
     const lists = new Map<string, ListSource>();
     const enabled = bindings.filter((binding) => binding.enabled);
@@ -229,10 +235,49 @@ export class McpRegistry implements ToolSource {
           const signal = AbortSignal.timeout(this.options.listTimeoutMs ?? 15_000);
           const key = connectionKey(connector, ownerId);
           const tools = await this.options.pool.listTools(key, connector.config, signal).catch(() => null);
-          if (tools) lists.set(connector.id, { name: connector.name, list: hashToolList(tools) });
+          const source = tools
+            ? { name: connector.name, list: hashToolList(tools) }
+            : await this.keptElsewhere(key, connector, latest);
+          if (source) lists.set(connector.id, source);
         }),
     );
     return lists;
+  }
+
+  /**
+   * The connector's list at the chat's latest revision, when this instance cannot reach it but another
+   * live instance can (health-board.ts); null otherwise. Schedules the recheck for when that word
+   * goes stale.
+   */
+  private async keptElsewhere(
+    key: string,
+    connector: ResolvedConnector,
+    latest: { sessionId: string; revision: number },
+  ): Promise<ListSource | null> {
+    const check = this.options.reachableElsewhere;
+    if (!check || latest.revision === 0) return null;
+    const freshForMs = await check(key).catch(() => null);
+    if (freshForMs === null) return null;
+    this.recheckAfter(key, freshForMs);
+    const stored = await readRevision(this.options.db, latest.sessionId, latest.revision).catch(() => null);
+    if (stored?.kind !== "manifest") return null;
+    const selections = await this.selections.load(stored.manifest.selections);
+    const selection = [...selections.values()].find((candidate) => candidate.connectorId === connector.id);
+    if (!selection) return null;
+    const list = (await this.lists.load([selection.list])).get(selection.list)!;
+    // Its stored hash, not a new one: Postgres may have reordered keys, and the same list must give
+    // the same manifest (so keeping the tools makes no revision). The row is stored already.
+    return { name: connector.name, list: { hash: selection.list, json: JSON.stringify(list), value: list } };
+  }
+
+  private recheckAfter(key: string, ms: number): void {
+    if (this.rechecks.has(key)) return;
+    const timer = setTimeout(() => {
+      this.rechecks.delete(key);
+      void this.rebuildForConnector(key, "health");
+    }, ms + 250);
+    timer.unref();
+    this.rechecks.set(key, timer);
   }
 
   /** A connector's config, or null (and a warning) when it is removed or its secrets are unreadable. */
@@ -269,12 +314,15 @@ export class McpRegistry implements ToolSource {
       if (!state) throw new ToolError("unknown_tool", "This chat no longer exists.");
       if (options.onlyIfUnbuilt && state.revision > 0) return state.revision;
       this.noteEnabled(sessionId, state.bindings);
-      const lists = await this.listConnectorTools(state.bindings, ownerId, resolving);
+      const lists = await this.listConnectorTools(state.bindings, ownerId, resolving, {
+        sessionId,
+        revision: state.revision,
+      });
       const tools = composeTools(this.builtinList, state.bindings, lists, state.allowlist);
       lists.set(BUILTIN_CONNECTOR, this.builtinList);
       const sources = [...lists.values()].map((source) => source.list);
       const selections = buildSelections(tools, lists);
-      const revision = await commitRevision(db, {
+      const committed = await commitRevision(db, {
         sessionId,
         readAt: state.revision,
         pendingLists: this.lists.pendingRows(sources),
@@ -285,9 +333,11 @@ export class McpRegistry implements ToolSource {
       // Stored either way: the statement inserts them whether or not its compare-and-set wins.
       for (const { hash, value } of sources) this.lists.remember(hash, value);
       for (const { hash, value } of selections) this.selections.remember(hash, value);
-      if (revision === null) continue; // another instance's rebuild won: read the bindings again
-      this.remember(sessionId, { revision, tools }); // only once committed: another instance may reuse the number otherwise
+      if (committed.kind === "lost") continue; // another instance's rebuild won: read the bindings again
+      const { revision } = committed;
       this.failures.clear(sessionId);
+      if (committed.kind === "unchanged") return revision; // the same tools: no revision, no event
+      this.remember(sessionId, { revision, tools }); // only once committed: another instance may reuse the number otherwise
       await this.options.onToolsChanged?.({ sessionId, revision, reason });
       return revision;
     }

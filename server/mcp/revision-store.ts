@@ -6,7 +6,8 @@
 //   manifest, atomically (one statement), and only if the revision is still the one the state was
 //   read at (compare-and-set). A concurrent rebuild elsewhere makes it return null; the caller reads
 //   again and recomposes, so the highest revision always reflects the bindings as they were after
-//   the last change. Lists and selections it stored stay (they are immutable and shared).
+//   the last change. Lists and selections it stored stay (they are immutable and shared). A manifest
+//   identical to the latest revision's makes no revision at all.
 // - readRevision: one revision back: its manifest or, for revisions stored before manifests, the
 //   whole tool array the row holds; fetchToolLists / fetchSelections read content by hash.
 import { z } from "zod";
@@ -59,11 +60,19 @@ export type RevisionWrite = {
   reason: string;
 };
 
-/** The new revision number, or null if another rebuild got there first (nothing but lists was written). */
-export async function commitRevision(db: Db, write: RevisionWrite): Promise<number | null> {
+/**
+ * What a commit did: `created` a new revision; found the latest revision (still `readAt`) already
+ * holds this very manifest, so made none (`unchanged`: identical tools never make a revision, e.g.
+ * when several instances rebuild for one list_changed); or `lost` to another rebuild (nothing but
+ * lists and selections was written).
+ */
+export type CommitResult = { kind: "created" | "unchanged"; revision: number } | { kind: "lost" };
+
+export async function commitRevision(db: Db, write: RevisionWrite): Promise<CommitResult> {
   const { sessionId, readAt, pendingLists, pendingSelections, manifest, reason } = write;
+  const manifestJson = JSON.stringify(manifest);
   // updatedAt as Prisma's @updatedAt would set it: a registry change counts as a change of the chat.
-  const rows = await db.$queryRaw<{ revision: number }[]>`
+  const rows = await db.$queryRaw<{ revision: number | null; unchanged: boolean }[]>`
     WITH lists AS (
       INSERT INTO "ToolList" ("hash", "tools")
       SELECT row->>'hash', row->'value' FROM json_array_elements(${pendingLists}::json) AS row
@@ -72,15 +81,23 @@ export async function commitRevision(db: Db, write: RevisionWrite): Promise<numb
       INSERT INTO "ToolSelection" ("hash", "selection")
       SELECT row->>'hash', row->'value' FROM json_array_elements(${pendingSelections}::json) AS row
       ON CONFLICT ("hash") DO NOTHING
+    ), same AS (
+      SELECT 1 FROM "ToolSnapshot" t JOIN "ChatSession" s ON s.id = t."sessionId" AND s."toolsRevision" = t."revision"
+      WHERE t."sessionId" = ${sessionId} AND t."revision" = ${readAt} AND t."manifest" = ${manifestJson}::jsonb
     ), bumped AS (
       UPDATE "ChatSession" SET "toolsRevision" = "toolsRevision" + 1, "updatedAt" = now() AT TIME ZONE 'UTC'
-      WHERE id = ${sessionId} AND "toolsRevision" = ${readAt}
+      WHERE id = ${sessionId} AND "toolsRevision" = ${readAt} AND NOT EXISTS (SELECT 1 FROM same)
       RETURNING "toolsRevision"
+    ), inserted AS (
+      INSERT INTO "ToolSnapshot" ("sessionId", "revision", "manifest", "reason")
+      SELECT ${sessionId}, "toolsRevision", ${manifestJson}::jsonb, ${reason} FROM bumped
+      RETURNING "revision"
     )
-    INSERT INTO "ToolSnapshot" ("sessionId", "revision", "manifest", "reason")
-    SELECT ${sessionId}, "toolsRevision", ${JSON.stringify(manifest)}::jsonb, ${reason} FROM bumped
-    RETURNING "revision"`;
-  return rows[0]?.revision ?? null;
+    SELECT (SELECT "revision" FROM inserted) AS revision, EXISTS (SELECT 1 FROM same) AS unchanged`;
+  const row = rows[0];
+  if (row?.unchanged) return { kind: "unchanged", revision: readAt };
+  if (row?.revision != null) return { kind: "created", revision: row.revision };
+  return { kind: "lost" };
 }
 
 export type StoredRevision =

@@ -5,18 +5,25 @@
 // it up on its next model request. Policies are set in server/policy/connector-policy.ts.
 // The panel never lies about the tools: a switch whose rebuild fails is undone (and the user told
 // why), and a background rebuild that failed is shown (and retried) until one succeeds.
+// The panel stays small whatever the servers list: each connector sends at most PANEL_TOOLS_PER_CONNECTOR
+// tools (those matching `query`, when given) with descriptions cut to PANEL_DESCRIPTION_CHARS, plus
+// its counts; and it says, before anything is sent, when the chat's tools are over the limits of the
+// chat's provider (tool-limits.ts), which a turn would refuse to send.
 import type { Db } from "../db/client.ts";
 import { AppError } from "../errors.ts";
 import { DEFAULT_POLICY, parseToolPolicies, type ToolPolicy } from "../core/tool-policy.ts";
 import { getChatSession } from "../db/chat-sessions.ts";
 import { connectionKey } from "./connection-keys.ts";
+import { requestBytes, toolLimitProblem } from "../core/tool-limits.ts";
+import { type ProviderId, providerIdSchema } from "../core/canonical.ts";
 import type { ConnectionPool } from "./connection-pool.ts";
-import type { ConnectionHealth } from "./connection-types.ts";
+import type { ConnectionHealth, McpTool } from "./connection-types.ts";
 import { listConnectors } from "./connectors.ts";
 import { findNameClashes } from "./name-clashes.ts";
 import { rebuildOrUndo } from "./rebuild-or-undo.ts";
 import type { McpRegistry } from "./registry.ts";
 import type { ResolvedConnector } from "./registry-options.ts";
+import type { RegistrySnapshot } from "./registry-tool.ts";
 
 /**
  * `exposedName` is null when the model does not see the tool (switched off, denied, or outside the
@@ -41,12 +48,19 @@ export type SessionConnectorDto = {
   lastError: string | null;
   /** Why the connector's tools are left out of this chat although it is on (a name clash), or null. */
   conflict: string | null;
+  /** At most PANEL_TOOLS_PER_CONNECTOR of the connector's tools: the first, or those matching the query. */
   tools: SessionToolDto[];
+  /** How many tools the connector lists, and how many match the query (all of them without one). */
+  toolCount: number;
+  matchCount: number;
 };
+/** The chat's provider and, when its tools are over that provider's limits, what to do about it. */
+export type ToolLimitDto = { provider: ProviderId; exposedCount: number; problem: string | null };
 /** `rebuildError`: the tools could not be updated after a change, so the model still sees `revision`'s. */
 export type SessionToolsDto = {
   revision: number;
   rebuildError: string | null;
+  limit: ToolLimitDto | null;
   builtinTools: SessionToolDto[];
   connectors: SessionConnectorDto[];
 };
@@ -63,9 +77,21 @@ export async function assertVisibleConnector(db: Db, ownerId: string, connectorI
   if (!visible.some((connector) => connector.id === connectorId)) throw new AppError("not_found:connector");
 }
 
-export async function getSessionTools(deps: Deps, ownerId: string, sessionId: string): Promise<SessionToolsDto> {
+export const PANEL_TOOLS_PER_CONNECTOR = 50;
+export const PANEL_DESCRIPTION_CHARS = 500;
+
+/** What the panel asks for: a search over tool names and descriptions; the provider new chats use. */
+export type SessionToolsQuery = { query?: string; defaultProvider?: ProviderId | null };
+
+export async function getSessionTools(
+  deps: Deps,
+  ownerId: string,
+  sessionId: string,
+  options: SessionToolsQuery = {},
+): Promise<SessionToolsDto> {
   const { db, registry, pool } = deps;
   await getChatSession(db, ownerId, sessionId);
+  const matches = toolMatcher(options.query);
   await registry.retryFailedRebuild(sessionId);
   const snapshot = await registry.snapshot(sessionId);
   const failure = registry.rebuildFailure(sessionId);
@@ -91,6 +117,7 @@ export async function getSessionTools(deps: Deps, ownerId: string, sessionId: st
         : [];
       const policy = binding?.policy ?? DEFAULT_POLICY;
       const overrides = parseToolPolicies(binding?.toolPolicies);
+      const matching = listed.filter(matches);
       return {
         id: connector.id,
         name: connector.name,
@@ -100,10 +127,12 @@ export async function getSessionTools(deps: Deps, ownerId: string, sessionId: st
         health: pool.health(key),
         lastError: pool.lastError(key) ?? null,
         conflict: clashes.get(connector.id) ?? null,
-        tools: listed.map((tool) => ({
+        toolCount: listed.length,
+        matchCount: matching.length,
+        tools: matching.slice(0, PANEL_TOOLS_PER_CONNECTOR).map((tool) => ({
           name: tool.name,
           exposedName: exposed.get(`${connector.id}/${tool.name}`) ?? null,
-          description: tool.description,
+          description: clip(tool.description, PANEL_DESCRIPTION_CHARS),
           enabled: !binding?.disabledTools.includes(tool.name),
           policy: overrides[tool.name] ?? policy,
           policyOverride: overrides[tool.name] ?? null,
@@ -124,7 +153,39 @@ export async function getSessionTools(deps: Deps, ownerId: string, sessionId: st
   const rebuildError = failure
     ? `This chat's tools could not be updated (${failure.reason}): ${failure.message} The model keeps the tools of revision ${snapshot.revision} until an update succeeds.`
     : null;
-  return { revision: snapshot.revision, rebuildError, builtinTools, connectors };
+  const limit = await toolLimit(db, sessionId, snapshot, options.defaultProvider ?? null);
+  return { revision: snapshot.revision, rebuildError, limit, builtinTools, connectors };
+}
+
+/** The chat's provider (its own choice, else the default) measured against the revision it would send. */
+async function toolLimit(
+  db: Db,
+  sessionId: string,
+  snapshot: RegistrySnapshot,
+  defaultProvider: ProviderId | null,
+): Promise<ToolLimitDto | null> {
+  const row = await db.chatSession.findUnique({ where: { id: sessionId }, select: { provider: true } });
+  const chosen = providerIdSchema.safeParse(row?.provider);
+  const provider = chosen.success ? chosen.data : defaultProvider;
+  if (!provider) return null;
+  const declarations = snapshot.tools.map(({ exposedName, description, inputSchema }) => ({
+    exposedName,
+    description,
+    inputSchema,
+  }));
+  const load = { toolCount: snapshot.tools.length, requestBytes: requestBytes(declarations) };
+  return { provider, exposedCount: snapshot.tools.length, problem: toolLimitProblem(provider, load) };
+}
+
+/** Case-insensitive search in a tool's name and description; everything matches an empty query. */
+function toolMatcher(query: string | undefined): (tool: McpTool) => boolean {
+  const needle = query?.trim().toLowerCase();
+  if (!needle) return () => true;
+  return (tool) => tool.name.toLowerCase().includes(needle) || tool.description.toLowerCase().includes(needle);
+}
+
+function clip(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
 }
 
 export async function setConnectorEnabled(

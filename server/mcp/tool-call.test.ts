@@ -133,8 +133,11 @@ describe("output conversion", () => {
     });
   });
 
-  it("passes the server's isError through", async () => {
-    expect(await run("fail", {})).toEqual({ output: "failed on purpose", isError: true });
+  it("passes the server's isError through, in the canonical error shape", async () => {
+    expect(await run("fail", {})).toEqual({
+      output: { error: { code: "tool_error", message: "failed on purpose" } },
+      isError: true,
+    });
   });
 
   it("caps long output with a truncation note", async () => {

@@ -3,7 +3,8 @@
 // through the pool (cancellation, timeout, progress), and the MCP result turned into a compact,
 // provider-neutral JSON output. Invariants: binary payloads (images, audio, blobs) never reach the
 // model — they become `{ type, mimeType, bytes }` placeholders; the output never exceeds
-// `maxOutputChars` plus a short truncation note; `isError` is the server's own verdict.
+// `maxOutputChars` plus a short truncation note; `isError` is the server's own verdict, and its
+// output then takes the canonical failure shape `{ error: { code: "tool_error", message } }`.
 import { Ajv, type ErrorObject, type Options as AjvOptions, type ValidateFunction } from "ajv";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { ContentBlockSchema } from "@modelcontextprotocol/sdk/types.js";
@@ -32,7 +33,11 @@ export async function callMcpTool(
   assertValidArguments(tool, args);
   const { signal, timeoutMs, onProgress } = options;
   const result = await pool.callTool(key, config, tool.name, args, { signal, timeoutMs, onProgress });
-  return { output: capOutput(toOutput(result), options.maxOutputChars), isError: result.isError };
+  const output = capOutput(toOutput(result), options.maxOutputChars);
+  if (!result.isError) return { output, isError: false };
+  // The server's own failure, in the one shape every failure takes (error-output.ts renders it).
+  const message = typeof output === "string" ? output : JSON.stringify(output);
+  return { output: { error: { code: "tool_error", message } }, isError: true };
 }
 
 const ajvOptions: AjvOptions = { allErrors: true, strict: false, validateFormats: false };

@@ -11,7 +11,15 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { type FetchLike, type Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 
 export type ConnectorConfig =
-  | { kind: "stdio"; command: string; args: string[]; env: Record<string, string>; cwd?: string }
+  | {
+      kind: "stdio";
+      command: string;
+      args: string[];
+      env: Record<string, string>;
+      cwd?: string;
+      /** One process for every user (stateless servers only); default: one process per user. */
+      shared?: true;
+    }
   | { kind: "streamable-http" | "sse"; url: string; headers: Record<string, string> };
 
 /** A transport plus what it can tell about the server it reaches. */

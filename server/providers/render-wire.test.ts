@@ -274,3 +274,81 @@ describe("the fields used one by one (system, messages, tools, providerOptions)"
     },
   );
 });
+
+describe("a failed tool result on the wire", () => {
+  const error = { code: "unavailable", message: "The Everything connector's server went away during the call." };
+  /** toolRound with the second result failed, stored in the canonical shape. */
+  function failedRound(provider: ProviderId): Transcript {
+    const round = toolRound(provider);
+    const [user, assistant, results] = round.messages;
+    if (results?.role !== "tool") throw new Error("toolRound ends with its results");
+    const parts = results.parts.map((part, index) =>
+      index === 1 ? { ...part, output: { error }, isError: true } : part,
+    );
+    return { ...round, messages: [user!, assistant!, { ...results, parts }] };
+  }
+  const once = JSON.stringify({ error });
+
+  it("reaches Anthropic as a tool_result with is_error and {error:{code,message}} once", async () => {
+    const body = await wireBody("anthropic", failedRound("anthropic"));
+    const reply = body.messages?.at(-1) as { content: Record<string, unknown>[] };
+    expect(reply.content[1]).toEqual({
+      type: "tool_result",
+      tool_use_id: "anthropic-native-2",
+      content: once,
+      is_error: true,
+    });
+  });
+
+  it("reaches OpenAI as a function_call_output holding {error:{code,message}} once", async () => {
+    const body = await wireBody("openai", failedRound("openai"));
+    expect(body.input?.at(-1)).toEqual({ type: "function_call_output", call_id: "openai-native-2", output: once });
+  });
+
+  it("reaches an OpenAI-compatible server as a tool message holding {error:{code,message}} once", async () => {
+    const body = await wireBody("openai-compatible", failedRound("openai-compatible"));
+    expect(body.messages?.at(-1)).toEqual({ role: "tool", tool_call_id: "openai-compatible-native-2", content: once });
+  });
+
+  it("reaches Gemini as a functionResponse whose response is {name, error:{code,message}}", async () => {
+    const body = await wireBody("google", failedRound("google"));
+    const reply = (body.contents as { parts: GeminiPart[] }[]).at(-1);
+    expect(reply?.parts[1]?.functionResponse).toEqual({
+      id: "google-native-2",
+      name: "github_search_issues",
+      response: { name: "github_search_issues", error },
+    });
+  });
+});
+
+describe("Gemini after a provider switch", () => {
+  it.each([
+    ["anthropic", "gemini-3-pro-preview"],
+    ["openai", "gemini-3-pro-preview"],
+    ["anthropic", "gemini-2.5-flash"],
+    ["openai-compatible", "gemini-2.5-flash"],
+  ] as const)("every functionCall made by %s carries the placeholder signature (%s)", async (from, modelId) => {
+    const { fetch, requests } = capturingFetch(replyFor("google"));
+    const model = createLanguageModel({ provider: "google", modelId, apiKey: "test-key", fetch });
+    const call = renderRequest({
+      provider: "google",
+      modelId,
+      transcript: toolRound(from),
+      snapshot,
+      isFollowUp: true,
+    });
+    await streamText({ model, ...call.options, maxRetries: 0, onError: () => {} }).consumeStream();
+    const contents = (requests[0]?.body as Body).contents as { role: string; parts: GeminiPart[] }[];
+    const calls = contents.flatMap((content) => content.parts).filter((part) => part.functionCall);
+    expect(calls).toHaveLength(2);
+    for (const part of calls) expect(part.thoughtSignature).toBe("skip_thought_signature_validator");
+  });
+
+  it("keeps Gemini's own signature, and its own unsigned parallel call as it came", async () => {
+    const body = await wireBody("google", toolRound("google"));
+    const calls = (body.contents as { parts: GeminiPart[] }[])
+      .flatMap((content) => content.parts)
+      .filter((part) => part.functionCall);
+    expect(calls.map((part) => part.thoughtSignature)).toEqual([GOOGLE_SIGNATURE, undefined]);
+  });
+});

@@ -92,6 +92,8 @@ describe("renderRequest: history for the provider that produced it", () => {
   );
 });
 
+const placeholderSigned = { providerOptions: { google: { thoughtSignature: "skip_thought_signature_validator" } } };
+
 describe("renderRequest: switching provider mid-history", () => {
   it.each([
     ["anthropic", "openai"],
@@ -101,12 +103,20 @@ describe("renderRequest: switching provider mid-history", () => {
     ["google", "openai"],
   ] as const)("%s history rendered for %s: canonical ids, no foreign data, no foreign reasoning", (from, to) => {
     const { messages } = render(to, toolRound(from));
+    // Gemini gets Google's documented placeholder signature on every call it did not make.
+    const signed = to === "google" ? placeholderSigned : {};
     expect(assistantOf(messages)).toEqual({
       role: "assistant",
       content: [
         { type: "text", text: "Let me check." },
-        { type: "tool-call", toolCallId: "call_c1", toolName: "builtin_current_time", input: {} },
-        { type: "tool-call", toolCallId: "call_c2", toolName: "github_search_issues", input: { query: "bug" } },
+        { type: "tool-call", toolCallId: "call_c1", toolName: "builtin_current_time", input: {}, ...signed },
+        {
+          type: "tool-call",
+          toolCallId: "call_c2",
+          toolName: "github_search_issues",
+          input: { query: "bug" },
+          ...signed,
+        },
       ],
     });
     expect(messages[2]).toEqual(expectedResults("call_c1", "call_c2"));
@@ -142,7 +152,11 @@ describe("renderRequest: provider data only for the account and endpoint that pr
     (provider) => {
       const [from, to] = origins[provider];
       const { messages } = render(provider, toolRound(provider, "s", from), { origin: to });
-      expect(assistantOf(messages)).toEqual(plain);
+      const signed = provider === "google" ? placeholderSigned : {};
+      expect(assistantOf(messages)).toEqual({
+        ...plain,
+        content: plain.content.map((part) => (part.type === "tool-call" ? { ...part, ...signed } : part)),
+      });
       expect(messages[2]).toEqual(expectedResults("call_c1", "call_c2"));
       const same = render(provider, toolRound(provider, "s", from), { origin: from }).messages;
       expect(same).toEqual(render(provider, toolRound(provider)).messages); // what today's rows render to
@@ -228,13 +242,21 @@ describe("renderRequest: ordering and dangling calls", () => {
         ],
       },
     ];
-    const tool = render("openai", { messages }).messages[2];
-    const outputs =
-      tool?.role === "tool" ? tool.content.map((part) => (part.type === "tool-result" ? part.output : null)) : [];
-    expect(outputs).toEqual([
-      { type: "error-text", value: "boom" },
-      { type: "error-json", value: { code: 1 } },
-    ]);
+    const outputsFor = (provider: "anthropic" | "openai" | "google") => {
+      const tool = render(provider, { messages }).messages[2];
+      return tool?.role === "tool"
+        ? tool.content.map((part) => (part.type === "tool-result" ? part.output : null))
+        : [];
+    };
+    // Older rows' shapes become the canonical {code, message}; the OpenAI and Google SDKs add the
+    // `error` key themselves, so they get the inner object (render-wire.test.ts checks the wire).
+    const inner = [
+      { code: "tool_error", message: "boom" },
+      { code: "tool_error", message: '{"code":1}' },
+    ];
+    expect(outputsFor("openai")).toEqual(inner.map((value) => ({ type: "error-json", value })));
+    expect(outputsFor("google")).toEqual(inner.map((value) => ({ type: "error-json", value })));
+    expect(outputsFor("anthropic")).toEqual(inner.map((error) => ({ type: "error-json", value: { error } })));
   });
 
   it("names a historical call to a tool no longer in the snapshot deterministically", () => {

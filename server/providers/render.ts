@@ -5,6 +5,8 @@
 //   exactly what the model can call (exposed names; canonical names in the text convention).
 // - Each assistant message is followed by ONE tool message with its results in call order; a tool
 //   call without a result is dropped (see pair-tool-results.ts). Adjacent user messages are merged.
+// - A failed result carries the canonical `{error: {code, message}}` once, in the provider's native
+//   form (error-output.ts).
 // - Call ids: the provider's own id when the call came from this provider, else the canonical id;
 //   results always reuse the id of their call. History calls use the snapshot's exposed name, or
 //   exposeToolName(canonical) for a tool no longer in the snapshot.
@@ -17,6 +19,8 @@
 //   its answer) gets a placeholder model turn in between, as gemini-cli does (its
 //   INTERRUPTED_RESPONSE_PLACEHOLDER): Gemini refuses two user turns in a row, and folding the text
 //   into the functionResponse turn makes the model read it as part of the tool result.
+// - Gemini only: every functionCall carries a thought signature, its own or Google's documented
+//   placeholder for calls Gemini did not make (google/thought-signatures.ts).
 // - With nativeTools false, or when no tool is declared (Anthropic rejects tool_use blocks in a
 //   request without tools), tool history is rendered as text in the <tool_use> convention.
 import type { ProviderOptions } from "@ai-sdk/provider-utils";
@@ -34,7 +38,9 @@ import type {
   ToolSpec,
   Transcript,
 } from "../core/canonical.ts";
+import { errorOutputValue } from "./error-output.ts";
 import { toGeminiSchema } from "./google/schema.ts";
+import { signFunctionCalls } from "./google/thought-signatures.ts";
 import { isSameOrigin, originOf } from "./origin.ts";
 import { pairToolResults, type PairedCall, type PairedTurn } from "./pair-tool-results.ts";
 import { sdkProviderKey } from "./provider-keys.ts";
@@ -123,6 +129,19 @@ function callId(ctx: Context, call: ToolCallPart): string {
   return native?.provider === ctx.provider && isSameOrigin(native.origin, ctx.origin) ? native.id : call.id;
 }
 
+/** The rendered ids of the calls in `parts` that this provider, account and endpoint made. */
+function ownCallIds(ctx: Context, parts: AssistantPart[]): Set<string> {
+  return new Set(
+    parts.flatMap((part) =>
+      part.type === "tool-call" &&
+      part.providerCallId?.provider === ctx.provider &&
+      isSameOrigin(part.providerCallId.origin, ctx.origin)
+        ? [part.providerCallId.id]
+        : [],
+    ),
+  );
+}
+
 function exposedName(ctx: Context, canonicalName: string): string {
   return ctx.exposedNames.get(canonicalName) ?? exposeToolName(canonicalName);
 }
@@ -149,9 +168,9 @@ function renderAssistantPart(ctx: Context, part: AssistantPart): AssistantConten
   }
 }
 
-function toolOutput(result: ToolResultPart): ToolOutput {
+function toolOutput(ctx: Context, result: ToolResultPart): ToolOutput {
+  if (result.isError) return { type: "error-json", value: errorOutputValue(ctx.provider, result.output) };
   const value = result.output as JSONValue;
-  if (result.isError) return typeof value === "string" ? { type: "error-text", value } : { type: "error-json", value };
   return typeof value === "string" ? { type: "text", value } : { type: "json", value };
 }
 
@@ -165,7 +184,7 @@ function renderResults(ctx: Context, results: PairedCall[]): ModelMessage[] {
     type: "tool-result" as const,
     toolCallId: callId(ctx, call),
     toolName: exposedName(ctx, call.name),
-    output: toolOutput(result),
+    output: toolOutput(ctx, result),
   }));
   return [{ role: "tool", content }];
 }
@@ -188,7 +207,8 @@ function renderTurn(ctx: Context, turn: PairedTurn): ModelMessage[] {
   if (turn.role === "user") {
     return [{ role: "user", content: turn.parts.map((part) => ({ type: "text" as const, text: part.text })) }];
   }
-  const content = joinPlainText(turn.parts.flatMap((part) => renderAssistantPart(ctx, part)));
+  const rendered = joinPlainText(turn.parts.flatMap((part) => renderAssistantPart(ctx, part)));
+  const content = ctx.provider === "google" ? signFunctionCalls(rendered, ownCallIds(ctx, turn.parts)) : rendered;
   const assistant: ModelMessage[] = content.length > 0 ? [{ role: "assistant", content }] : [];
   return [...assistant, ...renderResults(ctx, turn.results)];
 }

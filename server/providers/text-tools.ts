@@ -5,6 +5,7 @@
 // same form. Tools are named by their canonical `server.tool` split at the first dot, so a parsed
 // call maps back to `${server}.${tool}`. Pure.
 import type { JsonValue, ToolCallPart, ToolResultPart, ToolSpec } from "../core/canonical.ts";
+import { canonicalError } from "./error-output.ts";
 
 export type SplitToolName = { server: string; tool: string };
 
@@ -29,7 +30,7 @@ export function toolCallAsText(call: ToolCallPart): string {
 export function toolResultAsText(call: ToolCallPart, result: ToolResultPart): string {
   const { server, tool } = splitCanonicalName(call.name);
   const tag = result.isError ? "error" : "output";
-  const body = stringifyOutput(result.output);
+  const body = result.isError ? JSON.stringify(canonicalError(result.output)) : stringifyOutput(result.output);
   return `<tool_result><server>${server}</server><tool>${tool}</tool><${tag}>${body}</${tag}></tool_result>`;
 }
 

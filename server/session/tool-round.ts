@@ -118,17 +118,32 @@ const PROGRESS_INTERVAL_MS = 250;
 
 /**
  * Publishes a long tool's progress as `tool.progress` events, at most one per interval, one after
- * another (so they keep the event log's order); `drain()` waits for the last one before the result.
+ * another (so they keep the event log's order); `drain()` publishes the last notification if the
+ * interval held it back, and waits for it, before the result.
  */
 function progressReporter(turn: TurnRef, db: Db, callId: string) {
   let sentAt = 0;
   let chain: Promise<unknown> = Promise.resolve();
-  const report = (progress: ToolProgress) => {
-    if (Date.now() - sentAt < PROGRESS_INTERVAL_MS) return;
-    sentAt = Date.now();
+  /** The latest progress the interval held back; drain() publishes it, so the card ends on the last one. */
+  let heldBack: ToolProgress | null = null;
+  const publish = (progress: ToolProgress) => {
     chain = chain.then(() => emit(db, turn, "tool.progress", { callId, ...progress })).catch(() => undefined);
   };
-  return { report, drain: () => chain };
+  const report = (progress: ToolProgress) => {
+    if (Date.now() - sentAt < PROGRESS_INTERVAL_MS) {
+      heldBack = progress;
+      return;
+    }
+    heldBack = null;
+    sentAt = Date.now();
+    publish(progress);
+  };
+  const drain = () => {
+    if (heldBack) publish(heldBack);
+    heldBack = null;
+    return chain;
+  };
+  return { report, drain };
 }
 
 /** Asks the user (a pending approval plus a `tool.approval` event) and waits for the decision. */

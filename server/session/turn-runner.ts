@@ -8,11 +8,12 @@
 // records why.
 import { streamText } from "ai";
 
-import { isAppError } from "../errors.ts";
+import { AppError, isAppError } from "../errors.ts";
 import { limitMessage } from "../policy/limits.ts";
 import { extractHiddenToolCalls } from "../providers/hidden-tool-calls.ts";
-import { renderRequest, type RenderInput } from "../providers/render.ts";
+import { renderRequest, type RenderedRequest, type RenderInput } from "../providers/render.ts";
 import { safeErrorMessage } from "../providers/safe-error.ts";
+import { requestBytes, toolLimitProblem } from "../core/tool-limits.ts";
 import { decodeFullStream } from "../providers/stream-events.ts";
 import { AssistantDraft, newCanonicalCallId } from "./assistant-draft.ts";
 import { retryWhileDatabaseUnavailable } from "./database-retry.ts";
@@ -110,7 +111,26 @@ async function prepareStep(turn: TurnSpec, deps: TurnDeps, index: number, mode: 
     origin: resolved.origin,
   };
   const call = mode.isFinal ? renderFinalRequest(input, deps.maxSteps) : renderRequest(input);
+  assertWithinProviderLimits(turn.provider, call, snapshot);
   return { snapshot, model: resolved.model, origin: resolved.origin, call };
+}
+
+/**
+ * A request the provider would refuse (too many tools, too large: tool-limits.ts) is not sent; the
+ * turn fails with words that say why and what to switch off.
+ */
+function assertWithinProviderLimits(provider: ProviderId, call: RenderedRequest, snapshot: SourceSnapshot): void {
+  const declared = snapshot.tools.filter((tool) => call.tools[tool.exposedName] !== undefined);
+  const body = {
+    system: call.system,
+    messages: call.messages,
+    tools: declared.map(({ exposedName, description, inputSchema }) => ({ exposedName, description, inputSchema })),
+  };
+  const problem = toolLimitProblem(provider, {
+    toolCount: Object.keys(call.tools).length,
+    requestBytes: requestBytes(body),
+  });
+  if (problem) throw new AppError("bad_request:tools", problem);
 }
 
 async function runStep(

@@ -16,8 +16,13 @@ export const FIXTURE_MAIN = path.join(import.meta.dirname, "main.ts");
  * The fixture as a stdio connector. `node --import tsx` is what `tsx main.ts stdio` runs, minus the
  * tsx launcher process (about 0.2 s faster per spawn, and the pid is the server's own).
  */
-export function fixtureStdioConfig(env: Record<string, string> = {}): ConnectorConfig {
+export function fixtureStdioConfig(env: Record<string, string> = {}): Extract<ConnectorConfig, { kind: "stdio" }> {
   return { kind: "stdio", command: process.execPath, args: ["--import", "tsx", FIXTURE_MAIN, "stdio"], env, cwd: ROOT };
+}
+
+/** The fixture over stdio as one process for every user (`"shared": true`), for tests that drive it directly. */
+export function sharedFixtureStdioConfig(): ConnectorConfig {
+  return { ...fixtureStdioConfig(), shared: true };
 }
 
 export type ServerProcess = { pid: number; ready: RegExpMatchArray; stop: () => Promise<void> };

@@ -3,6 +3,9 @@
 //   tsx e2e/support/mcp-fixture/main.ts http <port>   (port 0 picks a free one)
 // In http mode it serves Streamable HTTP at http://127.0.0.1:<port>/mcp, one MCP session (and one
 // fixture server) per client, and prints `mcp-fixture listening on <url>` to stderr once ready.
+// `POST /forget-sessions` makes it forget every session, as a restarted server would (later requests
+// with an old Mcp-Session-Id get 404) while its streams stay open; it answers how many sessions
+// were opened so far.
 import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { type AddressInfo } from "node:net";
@@ -26,8 +29,16 @@ if (mode === "stdio") {
 function serveHttp(port: number): void {
   const sessions = new Map<string, StreamableHTTPServerTransport>();
 
+  let opened = 0;
+
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
-    if (new URL(request.url ?? "/", "http://fixture").pathname !== "/mcp") {
+    const pathname = new URL(request.url ?? "/", "http://fixture").pathname;
+    if (pathname === "/forget-sessions" && request.method === "POST") {
+      sessions.clear();
+      response.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ opened }));
+      return;
+    }
+    if (pathname !== "/mcp") {
       response.writeHead(404).end();
       return;
     }
@@ -45,7 +56,10 @@ function serveHttp(port: number): void {
   async function openSession(): Promise<StreamableHTTPServerTransport> {
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
-      onsessioninitialized: (id) => void sessions.set(id, transport),
+      onsessioninitialized: (id) => {
+        opened += 1;
+        sessions.set(id, transport);
+      },
     });
     transport.onclose = () => {
       if (transport.sessionId) sessions.delete(transport.sessionId);

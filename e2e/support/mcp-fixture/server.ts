@@ -1,7 +1,7 @@
 // A small MCP server of our own for tests: tools that change at runtime (add_tool / remove_tool send
 // notifications/tools/list_changed), a slow tool that reports progress and honours cancellation, a
 // crash tool, every content kind, and the hostile names and schemas in tools.ts. tools/list is paged
-// (PAGE_SIZE per page) so clients must follow nextCursor. One server per connection; main.ts runs it
+// (PAGE_SIZE per page; 100 once the list is longer than 100) so clients must follow nextCursor. One server per connection; main.ts runs it
 // over stdio or Streamable HTTP.
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import {
@@ -40,7 +40,7 @@ export function createFixtureServer(): Server {
     if (request.params?.cursor === undefined) stats.listCalls += 1;
     const start = Number(request.params?.cursor ?? 0);
     const tools = allTools();
-    const end = start + PAGE_SIZE;
+    const end = start + (tools.length > 100 ? 100 : PAGE_SIZE);
     return { tools: tools.slice(start, end), ...(end < tools.length && { nextCursor: String(end) }) };
   });
 
@@ -52,14 +52,18 @@ export function createFixtureServer(): Server {
       case "echo":
         return text(String(args.text));
       case "add_tool": {
-        const added = String(args.name);
-        dynamicTools.set(added, {
-          name: added,
-          description: typeof args.description === "string" ? args.description : `Dynamic tool ${added}.`,
-          inputSchema: { type: "object", properties: { value: { type: "string" } } },
-        });
+        const count = typeof args.count === "number" ? args.count : null;
+        const names =
+          count === null ? [String(args.name)] : Array.from({ length: count }, (_, i) => `${String(args.name)}_${i}`);
+        for (const added of names) {
+          dynamicTools.set(added, {
+            name: added,
+            description: typeof args.description === "string" ? args.description : `Dynamic tool ${added}.`,
+            inputSchema: { type: "object", properties: { value: { type: "string" } } },
+          });
+        }
         await server.sendToolListChanged();
-        return text(`added ${added}`);
+        return text(count === null ? `added ${names[0]}` : `added ${count} tools`);
       }
       case "remove_tool":
         dynamicTools.delete(String(args.name));

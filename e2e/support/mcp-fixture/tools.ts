@@ -31,10 +31,15 @@ export const staticTools: FixtureTool[] = [
   },
   {
     name: "add_tool",
-    description: "Adds a tool that echoes its arguments, then sends notifications/tools/list_changed.",
+    description:
+      "Adds a tool that echoes its arguments (or `count` of them, named `<name>_0`…), then sends notifications/tools/list_changed.",
     inputSchema: {
       type: "object",
-      properties: { name: { type: "string", minLength: 1 }, description: { type: "string" } },
+      properties: {
+        name: { type: "string", minLength: 1 },
+        description: { type: "string" },
+        count: { type: "integer", minimum: 1, maximum: 5000 },
+      },
       required: ["name"],
     },
   },

@@ -2,10 +2,11 @@
 // now): a fresh Postgres database, the fake provider, two admin connectors (`fixture`, `extra`)
 // running our MCP fixture over stdio behind the real registry and connection pool, and a session
 // manager whose tool source is that registry, counting every call it runs.
-import { fixtureStdioConfig } from "../mcp-fixture/launch.ts";
+import { sharedFixtureStdioConfig } from "../mcp-fixture/launch.ts";
 import { startFakeProvider } from "../fake-provider/server.ts";
 import { ConnectionPool } from "../../../server/mcp/connection-pool.ts";
 import { McpRegistry } from "../../../server/mcp/registry.ts";
+import type { RegistryOptions } from "../../../server/mcp/registry-options.ts";
 import { setConnectorEnabled } from "../../../server/mcp/session-tools.ts";
 import { setToolPolicy } from "../../../server/policy/connector-policy.ts";
 import { recordToolsChanged } from "../../../server/session/tools-changed.ts";
@@ -16,11 +17,14 @@ import { createTestDatabase, type TestDatabase } from "./database.ts";
 import { createManager, createUserWithSession, type FakeProvider } from "./engine.ts";
 
 export type ConnectorName = "fixture" | "extra";
+type ResolveConnector = RegistryOptions["resolveConnector"];
 
 export type ConnectorBed = {
   database: TestDatabase;
   fake: FakeProvider;
   registry: McpRegistry;
+  /** What session-tools.ts needs (the Tools panel). */
+  deps: { db: TestDatabase["db"]; registry: McpRegistry; pool: ConnectionPool; resolveConnector: ResolveConnector };
   manager: SessionManager;
   /** Canonical names of the tool calls that ran, in order (clear it per test). */
   calls: string[];
@@ -42,7 +46,9 @@ export async function startConnectorBed(): Promise<ConnectorBed> {
   for (const name of ["fixture", "extra"] as const) {
     connectors[name] = (await db.connector.create({ data: { source: "admin", name, transport: "stdio" } })).id;
   }
-  const config = fixtureStdioConfig();
+  // One process for every user (`"shared": true`): these beds test turns and policy, not isolation
+  // (per-user processes: server/mcp/per-user-stdio.integration.test.ts), and a spawn per user is slow.
+  const config = sharedFixtureStdioConfig();
   const resolveConnector = (id: string) => {
     const name = Object.entries(connectors).find(([, connectorId]) => connectorId === id)?.[0];
     return Promise.resolve(name ? { id, name, config } : null);
@@ -92,5 +98,5 @@ export async function startConnectorBed(): Promise<ConnectorBed> {
     await fake.close();
     await database.drop();
   };
-  return { database, fake, registry, manager, calls, chatWithFixture, setConnector, askBefore, close };
+  return { database, fake, registry, deps, manager, calls, chatWithFixture, setConnector, askBefore, close };
 }

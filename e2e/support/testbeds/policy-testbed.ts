@@ -2,7 +2,7 @@
 // fixture as an admin connector behind a real registry, and two SessionManagers on the same database
 // with different instance ids (`manager` runs the turns; `second` stands for another app instance).
 // Both use DEFAULT_SYSTEM as the system prompt of chats without a persona.
-import { fixtureStdioConfig } from "../mcp-fixture/launch.ts";
+import { sharedFixtureStdioConfig } from "../mcp-fixture/launch.ts";
 import { startFakeProvider } from "../fake-provider/server.ts";
 import { ConnectionPool } from "../../../server/mcp/connection-pool.ts";
 import { McpRegistry } from "../../../server/mcp/registry.ts";
@@ -25,7 +25,9 @@ export async function createPolicyTestbed() {
   const fake: FakeProvider = await startFakeProvider({});
   await startListening(database.url);
   const connector = await db.connector.create({ data: { source: "admin", name: "fixture", transport: "stdio" } });
-  const config = fixtureStdioConfig();
+  // One process for every user (`"shared": true`): these beds test turns and policy, not isolation
+  // (per-user processes: server/mcp/per-user-stdio.integration.test.ts), and a spawn per user is slow.
+  const config = sharedFixtureStdioConfig();
   const resolveConnector = (id: string) =>
     Promise.resolve(id === connector.id ? { id, name: "fixture", config } : null);
   const events = { registry: null as McpRegistry | null };

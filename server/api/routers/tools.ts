@@ -1,18 +1,24 @@
-// The `tools` router: a chat's connector panel — list connectors, health, tools and the registry
-// revision; switch connectors and single tools on or off. A switch bumps the revision and applies
+// The `tools` router: a chat's connector panel — list connectors, health, tools (capped per
+// connector, searchable with `query`), the registry revision and the provider-limit warning; switch connectors and single tools on or off. A switch bumps the revision and applies
 // from the next model request; `chat.applyNow` restarts the streaming turn on it instead.
 import { z } from "zod";
 
 import { getMcpRuntime } from "../../session/app-runtime.ts";
 import { getSessionTools, setConnectorEnabled, setToolEnabled } from "../../mcp/session-tools.ts";
+import { defaultModelChoice } from "../../session/app-runtime.ts";
 import { createTRPCRouter, protectedProcedure } from "../trpc.ts";
 
 const id = z.string().min(1).max(64);
 
 export const toolsRouter = createTRPCRouter({
   state: protectedProcedure
-    .input(z.object({ sessionId: id }))
-    .query(async ({ ctx, input }) => getSessionTools(await getMcpRuntime(), ctx.user.id, input.sessionId)),
+    .input(z.object({ sessionId: id, query: z.string().max(200).optional() }))
+    .query(async ({ ctx, input }) =>
+      getSessionTools(await getMcpRuntime(), ctx.user.id, input.sessionId, {
+        query: input.query,
+        defaultProvider: defaultModelChoice()?.provider ?? null,
+      }),
+    ),
 
   setConnector: protectedProcedure
     .input(z.object({ sessionId: id, connectorId: id, enabled: z.boolean() }))
