@@ -60,6 +60,15 @@ export function isStreamTrouble(error: unknown): boolean {
   );
 }
 
+/** The server answered the standalone GET stream with an HTTP status (405 unsupported, 404, 401…). */
+export function isStreamRefused(error: unknown): boolean {
+  return (
+    error instanceof StreamableHTTPError &&
+    typeof error.code === "number" &&
+    /Failed to open SSE stream/.test(error.message)
+  );
+}
+
 export function describe(error: unknown): string {
   // A refused address or redirect (guarded-fetch.ts) rides as the cause of a "fetch failed" TypeError.
   if (error instanceof TypeError && isAppError(error.cause)) return error.cause.message;

@@ -21,6 +21,7 @@ import {
   callFailure,
   describe,
   isSessionLost,
+  isStreamRefused,
   isStreamTrouble,
   isTransportFailure,
   untilAborted,
@@ -200,7 +201,10 @@ export class McpConnection {
       if (/^Received a (response|progress notification) for an unknown/.test(error.message)) return;
       // A broken stream is checked before anybody is told (watchTransport); a lost session is
       // renewed by the request that met it.
-      if (isStreamTrouble(error) || isSessionLost(error)) this.watchTransport(client, error);
+      // A refused standalone GET stream is an answer: the server is there, and a lost session shows
+      // on the next request (renewed there); probing would restart an authorization under way.
+      if (isStreamRefused(error)) this.lastError = describe(error);
+      else if (isStreamTrouble(error) || isSessionLost(error)) this.watchTransport(client, error);
       else this.lastError = describe(error);
     };
     let childPid = (): number | null => null;
@@ -259,7 +263,9 @@ export class McpConnection {
       .then(
         () => undefined,
         (failure: unknown) => {
-          if (client !== this.client) return;
+          // An answer that asks for authorization is an answer: the server is there, and the request
+          // that needs the authorization reports it to its caller.
+          if (client !== this.client || failure instanceof UnauthorizedError) return;
           if (isSessionLost(failure)) {
             this.forgetSession(client);
             this.loadTools().catch(() => undefined);
