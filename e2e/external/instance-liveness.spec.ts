@@ -12,6 +12,7 @@ import { type AppProcess, startAppProcess, waitForHttp } from "../support/app-pr
 import { ALICE, LIVENESS_APP_PORTS } from "../support/config.ts";
 import { scriptFakeReply } from "../support/fake-provider-control.ts";
 import { expect, test } from "../support/fixtures.ts";
+import type { Page } from "@playwright/test";
 
 const [PORT_A, PORT_B] = LIVENESS_APP_PORTS;
 const urlOf = (port: number) => `http://localhost:${port}`;
@@ -24,6 +25,24 @@ function startInstance(port: number): AppProcess {
     PORT: String(port),
     PATCHBAY_DATA_DIR: path.join(env.PATCHBAY_DATA_DIR ?? "", `liveness-${port}`),
   });
+}
+
+/**
+ * The chat's composer on a freshly started instance. A cold instance may take a while on a loaded
+ * machine; if it never shows, the failure carries what the page and the instance said instead.
+ */
+async function expectComposer(page: Page, instance: AppProcess, label: string): Promise<void> {
+  try {
+    await expect(new ChatPage(page).composer).toBeVisible({ timeout: 30_000 });
+  } catch (error) {
+    const body = await page
+      .locator("body")
+      .innerText()
+      .catch(() => "(unreadable)");
+    const detail = `${label}: ${page.url()} shows:\n${body.slice(0, 2_000)}\n--- instance output ---\n${instance.output().slice(-4_000)}`;
+    await test.info().attach(`${label} instead of the composer`, { body: detail });
+    throw new Error(`${(error as Error).message}\n${detail}`);
+  }
 }
 
 /** A TCP proxy on a free port that sends each new connection to `target()`; open ones stay put. */
@@ -66,11 +85,11 @@ test("a killed instance's answer shows interrupted within 3 s elsewhere, and the
     await chatA.openNewChat(); // on the external app: the chat exists for everyone on the database
     const chatPath = new URL(page.url()).pathname;
     await page.goto(`http://localhost:${proxy.port}${chatPath}`);
-    await expect(chatA.composer).toBeVisible();
+    await expectComposer(page, instances[0]!, "page A (instance A through the proxy)");
     const pageB = await openAs(ALICE);
     await pageB.goto(`${urlOf(PORT_B)}${chatPath}`);
     const chatB = new ChatPage(pageB);
-    await expect(chatB.composer).toBeVisible();
+    await expectComposer(pageB, instances[1]!, "page B (instance B)");
 
     await scriptFakeReply(request, "anthropic", {
       forMessage: "stream until the crash",
