@@ -4,7 +4,7 @@
 // never shown again once saved.
 import { useState, type FormEvent } from "react";
 
-import { Button } from "@/components/ui/button.tsx";
+import { FormActions } from "@/components/ui/form-actions.tsx";
 import { SelectField, TextField } from "@/components/ui/text-field.tsx";
 
 export type ApiKeyFormValue = { provider: "anthropic" | "openai" | "google"; label?: string; apiKey: string };
@@ -33,14 +33,7 @@ export function ApiKeyForm({ isPending, onSubmit, onCancel }: FormProps<ApiKeyFo
       </SelectField>
       <TextField label="Name (optional)" value={label} onValueChange={setLabel} placeholder="Work key" />
       <TextField label="API key" type="password" autoComplete="off" value={apiKey} onValueChange={setApiKey} required />
-      <div className="flex gap-2">
-        <Button type="submit" disabled={isPending}>
-          Save key
-        </Button>
-        <Button type="button" variant="ghost" onClick={onCancel}>
-          Cancel
-        </Button>
-      </div>
+      <FormActions submitLabel="Save key" isPending={isPending} onCancel={onCancel} />
     </form>
   );
 }
@@ -80,14 +73,11 @@ export function EndpointForm({ isPending, onSubmit, onCancel }: FormProps<Endpoi
         <input type="checkbox" checked={nativeTools} onChange={(e) => setNativeTools(e.target.checked)} />
         Its models call tools natively (untick for models without tool calling: tools are described as XML)
       </label>
-      <div className="flex gap-2">
-        <Button type="submit" disabled={isPending}>
-          {isPending ? "Reading its models…" : "Add endpoint"}
-        </Button>
-        <Button type="button" variant="ghost" onClick={onCancel}>
-          Cancel
-        </Button>
-      </div>
+      <FormActions
+        submitLabel={isPending ? "Reading its models…" : "Add endpoint"}
+        isPending={isPending}
+        onCancel={onCancel}
+      />
     </form>
   );
 }

@@ -1,15 +1,15 @@
 "use client";
 // One provider account in Settings → Providers: what it is and its status (account-status.tsx), with
-// rename, replace key, refresh models (endpoints), remove, and for a subscription Reconnect: the same
-// sign-in as Connect, started for this account, so that it revives this account (its chats keep
-// working) rather than adding another.
+// rename and replace key (account-edit-form.tsx), refresh models (endpoints), remove, and for a
+// subscription Reconnect: the same sign-in as Connect, started for this account, so that it revives
+// this account (its chats keep working) rather than adding another.
 import { useMutation, useQuery } from "@tanstack/react-query";
-import { useState, type FormEvent } from "react";
+import { useState } from "react";
 
 import { useTRPC } from "@/components/providers/trpc-provider.tsx";
 import { Button } from "@/components/ui/button.tsx";
-import { TextField } from "@/components/ui/text-field.tsx";
 
+import { AccountEditForm } from "./account-edit-form.tsx";
 import { AccountStatus, type Account } from "./account-status.tsx";
 import { CodePasteStep, DeviceStep, type Flow } from "./sign-in-steps.tsx";
 import { useSubscriptionLogin } from "./use-subscription-login.ts";
@@ -32,29 +32,16 @@ type Props = { account: Account; onChanged: () => Promise<unknown>; onError: (e:
 export function AccountRow({ account, onChanged, onError }: Props) {
   const trpc = useTRPC();
   const [editing, setEditing] = useState(false);
-  const [label, setLabel] = useState(account.label);
-  const [apiKey, setApiKey] = useState("");
   const onSuccess = () => {
     setEditing(false);
-    setApiKey("");
     return onChanged();
   };
-  const update = useMutation(trpc.accounts.update.mutationOptions({ onSuccess, onError }));
   const refreshModels = useMutation(trpc.accounts.refreshModels.mutationOptions({ onSuccess, onError }));
   const remove = useMutation(trpc.accounts.remove.mutationOptions({ onSuccess, onError }));
   const flows = useQuery({ ...trpc.providerLogins.flows.queryOptions(), enabled: account.kind === "subscription" });
   const flow = flows.data?.find((entry) => entry.flow === account.provider);
   const login = useSubscriptionLogin(() => void onChanged());
   const { pending } = login;
-
-  function save(event: FormEvent) {
-    event.preventDefault();
-    update.mutate({
-      id: account.id,
-      ...(label.trim() !== account.label && { label: label.trim() }),
-      ...(apiKey.trim() && { apiKey: apiKey.trim() }),
-    });
-  }
 
   const step = {
     name: flow?.name ?? account.label,
@@ -113,24 +100,7 @@ export function AccountRow({ account, onChanged, onError }: Props) {
       )}
       {pending?.kind === "code-paste" && <CodePasteStep pending={pending} {...step} />}
       {pending?.kind === "device-code" && <DeviceStep pending={pending} {...step} />}
-      {editing && (
-        <form onSubmit={save} aria-label={`Edit ${account.label}`} className="flex flex-wrap items-end gap-2">
-          <TextField label="Name" value={label} onValueChange={setLabel} required />
-          {account.kind !== "subscription" && (
-            <TextField
-              label="New API key"
-              type="password"
-              autoComplete="off"
-              value={apiKey}
-              onValueChange={setApiKey}
-              placeholder="unchanged"
-            />
-          )}
-          <Button type="submit" disabled={update.isPending}>
-            Save
-          </Button>
-        </form>
-      )}
+      {editing && <AccountEditForm account={account} onSaved={onSuccess} onError={onError} />}
     </li>
   );
 }

@@ -91,25 +91,30 @@ export function OAuthAccountControl({ connectorId, connectorName, status, opensI
           </Button>
         )}
       </div>
-      {signInUrl && (
-        <p>
-          <a
-            href={signInUrl}
-            target="_blank"
-            rel="noopener noreferrer"
-            className="font-medium text-blue-700 underline underline-offset-2 dark:text-blue-300"
-            onClick={() => setSignInUrl(null)}
-          >
-            Open the sign-in page for {connectorName}
-          </a>{" "}
-          (new tab); come back here when you are done.
-        </p>
-      )}
+      {signInUrl && <SignInLink url={signInUrl} connectorName={connectorName} onOpen={() => setSignInUrl(null)} />}
       {error && (
         <p role="alert" className="text-red-700 dark:text-red-300">
           {error}
         </p>
       )}
     </div>
+  );
+}
+
+/** In a chat: the authorization URL as a new-tab link, so the chat stays put. */
+function SignInLink({ url, connectorName, onOpen }: { url: string; connectorName: string; onOpen: () => void }) {
+  return (
+    <p>
+      <a
+        href={url}
+        target="_blank"
+        rel="noopener noreferrer"
+        className="font-medium text-blue-700 underline underline-offset-2 dark:text-blue-300"
+        onClick={onOpen}
+      >
+        Open the sign-in page for {connectorName}
+      </a>{" "}
+      (new tab); come back here when you are done.
+    </p>
   );
 }

@@ -7,7 +7,6 @@
 // 100 words the provider sent. The figures are printed for the README's Reliability section.
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync } from "node:fs";
-import { connect, createServer, type Server, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 
@@ -18,6 +17,7 @@ import { ChatPage } from "../pages/chat-page.ts";
 import { SessionsPage } from "../pages/sessions-page.ts";
 import { SignInPage } from "../pages/sign-in-page.ts";
 import { E2E_PORT_OFFSET, FAKE_PROVIDER_URL } from "../support/config.ts";
+import { CuttableProxy } from "../support/cuttable-proxy.ts";
 import { scriptFakeReply } from "../support/fake-provider-control.ts";
 import { trpcQuery } from "../support/trpc-http.ts";
 
@@ -28,37 +28,6 @@ const OUTAGE_MS = 10_000;
 const WORDS = Array.from({ length: 100 }, (_, index) => `w${index}`);
 
 const adminUrl = process.env.TEST_DATABASE_ADMIN_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
-
-/** A TCP proxy to Postgres that this spec can cut (drop all, refuse new) and restore. */
-class CuttableProxy {
-  private server: Server | null = null;
-  private readonly sockets = new Set<Socket>();
-  port = 0;
-
-  constructor(private readonly target: { host: string; port: number }) {}
-
-  async listen(): Promise<void> {
-    const server = createServer((socket) => {
-      const upstream = connect(this.target.port, this.target.host);
-      for (const end of [socket, upstream]) {
-        this.sockets.add(end);
-        end.on("close", () => this.sockets.delete(end));
-        end.on("error", () => undefined);
-      }
-      socket.pipe(upstream).pipe(socket);
-    });
-    await new Promise<void>((resolve) => server.listen(this.port, "127.0.0.1", resolve));
-    this.port = (server.address() as { port: number }).port;
-    this.server = server;
-  }
-
-  async cut(): Promise<void> {
-    const server = this.server;
-    this.server = null;
-    for (const socket of this.sockets) socket.destroy();
-    await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
-  }
-}
 
 async function admin(sql: string): Promise<void> {
   const client = new pg.Client({ connectionString: adminUrl });

@@ -1,32 +1,31 @@
 // One live MCP connection (one connector key, one config): lazy connect, the cached tool list and its
-// debounced list_changed refresh, calls with cancellation / timeout / progress, and reconnection with
-// exponential backoff after a drop (backoff.ts). The pool in connection-pool.ts owns these; see its header
-// for the invariants callers rely on. A stdio child's stderr never reaches `lastError` or a ToolError
-// (both are shown to users and models): failures are logged for the operator (connector-log.ts).
-// The transport is watched, not trusted: an HTTP stream that breaks is followed by a ping, and a
-// server that does not answer it (or an SSE stream that breaks: its session dies with it) closes the
-// connection at once, which fails every pending call with "went away" instead of at its timeout.
-// A session the server no longer knows (404, spec: "start a new session") is replaced silently and
-// the request sent once more; health does not change for it. Users and models see the connector's
-// name (`nameOf`), never the pool key, which holds ids.
+// debounced list_changed refresh (tool-list-cache.ts), calls with cancellation / timeout / progress,
+// and reconnection with exponential backoff after a drop (backoff.ts). The pool in connection-pool.ts
+// owns these; see its header for the invariants callers rely on. A stdio child's stderr never reaches
+// `lastError` or a ToolError (both are shown to users and models): failures are logged for the
+// operator (connector-log.ts). The transport is watched, not trusted (transport-watch.ts). A session
+// the server no longer knows (404, spec: "start a new session") is replaced silently and the request
+// sent once more; health does not change for it. Users and models see the connector's name
+// (`nameOf`), never the pool key, which holds ids (connection-errors.ts).
 import { UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { ErrorCode, McpError, ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 
 import { type JsonValue } from "../core/canonical.ts";
-import { isToolError, ToolError } from "../core/tool-source.ts";
-import { ReconnectBackoff } from "./backoff.ts";
-import {
-  abortError,
-  callFailure,
-  describe,
-  isSessionLost,
-  isStreamRefused,
-  isStreamTrouble,
-  isTransportFailure,
-  untilAborted,
-} from "./call-errors.ts";
+import { isToolError, type ToolError } from "../core/tool-source.ts";
+import { ReconnectTimer } from "./backoff.ts";
+import { abortError, callFailure, describe, isSessionLost, isTransportFailure, untilAborted } from "./call-errors.ts";
 import { requestToolCall } from "./call-request.ts";
+import {
+  AUTHORIZATION_NEEDED,
+  closedError,
+  connectError,
+  unauthorizedError,
+  wentAwayError,
+  withAdminHint,
+} from "./connection-errors.ts";
+import { ConnectionHealthState, notifyListener } from "./connection-health.ts";
+import { connectClient, killChild } from "./connection-transport.ts";
 import {
   type ConnectionHealth,
   type ConnectionPoolOptions,
@@ -37,44 +36,27 @@ import {
 import { logConnectorFailure } from "./connector-log.ts";
 import { parseConnectionKey } from "./connection-keys.ts";
 import { listAllTools } from "./list-tools.ts";
-import { watchProgress, type ProgressListeners } from "./progress-watch.ts";
-import {
-  type ConnectorConfig,
-  type CreatedTransport,
-  createTransport,
-  LineTail,
-  STDERR_TAIL_LINES,
-} from "./transports.ts";
-import { USER_DIR_PLACEHOLDER, userDirFor, usesUserDir, withUserDir } from "./user-dir.ts";
+import { type ProgressListeners } from "./progress-watch.ts";
+import { ToolListCache } from "./tool-list-cache.ts";
+import { clientErrorAction, probeTransport } from "./transport-watch.ts";
+import { type ConnectorConfig, LineTail, STDERR_TAIL_LINES } from "./transports.ts";
 
 const CLIENT_INFO = { name: "patchbay", version: "0.1.0" };
-/** Where a user is sent when an admin's stdio server fails: its stderr is in the server log only. */
-const ADMIN_HINT = " Ask an administrator to check the server log.";
-/** How long the ping after a broken HTTP stream may take before the server counts as gone. */
-const PROBE_TIMEOUT_MS = 1_000;
 
 export class McpConnection {
-  health: ConnectionHealth = "idle";
-  /** The last settled health listeners were told about. */
-  private reportedHealth: ConnectionHealth = "idle";
+  private readonly healthState = new ConnectionHealthState((health) =>
+    this.options.onHealthChanged?.(this.key, health),
+  );
   lastError: string | null = null;
   /** One tail for the connection's whole life, so a crash's last words survive the restart. */
   private readonly stderr = new LineTail(STDERR_TAIL_LINES);
   private client: Client | null = null;
   private connecting: Promise<Client> | null = null;
-  private tools: McpTool[] | null = null;
-  private knownTools: McpTool[] | null = null;
-  private toolsLoad: Promise<McpTool[]> | null = null;
-  private toolsGeneration = 0;
-  private readonly backoff = new ReconnectBackoff();
+  private readonly toolList: ToolListCache;
   private dropReason: string | null = null;
-  private silent = false;
-  /** Shutdown has begun: never connect or reconnect again (see ConnectionPool.beginShutdown). */
-  private isStopping = false;
   /** The connected stdio child, until it is known to be gone (dropped, or close() finished). */
   private childPid: number | null = null;
-  private retryTimer: NodeJS.Timeout | undefined;
-  private refreshTimer: NodeJS.Timeout | undefined;
+  private readonly reconnect = new ReconnectTimer();
   /** The ping under way after a transport error, so a burst of errors sends one. */
   private probing: Promise<void> | null = null;
   /** Progress listeners by progressToken, fed straight from the transport (progress-watch.ts). */
@@ -85,7 +67,22 @@ export class McpConnection {
     private readonly config: ConnectorConfig,
     readonly configId: string,
     private readonly options: ConnectionPoolOptions,
-  ) {}
+  ) {
+    const list = async (client: Client, keep: (tools: McpTool[]) => void) => {
+      const tools = await listAllTools(client, this.connectTimeoutMs);
+      if (client === this.client) keep(tools);
+      return tools;
+    };
+    this.toolList = new ToolListCache(
+      (keep) => this.withSession((client) => list(client, keep), undefined, this.connectTimeoutMs),
+      () => notifyListener(() => this.options.onToolsChanged?.(this.key)),
+      options.listChangedDebounceMs ?? 100,
+    );
+  }
+
+  get health(): ConnectionHealth {
+    return this.healthState.current;
+  }
 
   private get connectTimeoutMs(): number {
     return this.options.connectTimeoutMs ?? 10_000;
@@ -97,19 +94,44 @@ export class McpConnection {
   }
 
   listTools(signal?: AbortSignal): Promise<McpTool[]> {
-    if (this.client && this.tools) return Promise.resolve(this.tools);
-    return untilAborted(this.toolsLoad ?? this.loadTools(), signal);
+    const kept = this.toolList.current;
+    if (this.client && kept) return Promise.resolve(kept);
+    return untilAborted(this.toolList.loadShared(), signal);
   }
 
-  async callTool(name: string, args: Record<string, JsonValue>, options: McpCallOptions): Promise<McpCallResult> {
+  callTool(name: string, args: Record<string, JsonValue>, options: McpCallOptions): Promise<McpCallResult> {
     const { signal, timeoutMs } = options;
+    return this.withSession((client) => requestToolCall(client, name, args, options, this.progress), signal, timeoutMs);
+  }
+
+  async close({ silent = false } = {}): Promise<void> {
+    if (this.health === "closed") return;
+    this.healthState.isSilent = silent;
+    this.healthState.set("closed");
+    this.reconnect.cancel();
+    this.toolList.cancelRefresh();
+    const client = this.client;
+    this.client = null;
+    this.toolList.forget();
+    await Promise.allSettled([client?.close(), this.connecting]);
+    this.childPid = null; // the SDK's close ends with SIGKILL if need be
+  }
+
+  /**
+   * `work` on the live client (connecting first). A 404 for the session means the server did not
+   * process the request: a new session, and `work` once more. Other failures become ToolErrors.
+   */
+  private async withSession<T>(
+    work: (client: Client) => Promise<T>,
+    signal: AbortSignal | undefined,
+    timeoutMs: number,
+  ): Promise<T> {
     for (let attempt = 1; ; attempt++) {
       const client = await untilAborted(this.connect(), signal);
       try {
-        return await requestToolCall(client, name, args, options, this.progress);
+        return await work(client);
       } catch (error) {
-        // A 404 for the session means the server did not process the request: new session, send once more.
-        if (attempt === 1 && isSessionLost(error) && !signal.aborted) {
+        if (attempt === 1 && isSessionLost(error) && !signal?.aborted) {
           this.forgetSession(client);
           continue;
         }
@@ -118,114 +140,46 @@ export class McpConnection {
     }
   }
 
-  async close({ silent = false } = {}): Promise<void> {
-    if (this.health === "closed") return;
-    this.silent = silent;
-    this.setHealth("closed");
-    clearTimeout(this.retryTimer);
-    clearTimeout(this.refreshTimer);
-    const client = this.client;
-    this.client = null;
-    this.tools = null;
-    await Promise.allSettled([client?.close(), this.connecting]);
-    this.childPid = null; // the SDK's close ends with SIGKILL if need be
-  }
-
-  private loadTools(): Promise<McpTool[]> {
-    const generation = ++this.toolsGeneration;
-    const load = (async () => {
-      for (let attempt = 1; ; attempt++) {
-        const client = await this.connect();
-        try {
-          const tools = await listAllTools(client, this.connectTimeoutMs);
-          if (generation === this.toolsGeneration && client === this.client) this.storeTools(tools);
-          return tools;
-        } catch (error) {
-          if (attempt === 1 && isSessionLost(error)) {
-            this.forgetSession(client);
-            continue;
-          }
-          throw this.callError(error, client, undefined, this.connectTimeoutMs);
-        }
-      }
-    })();
-    this.toolsLoad = load;
-    void load
-      .finally(() => {
-        if (this.toolsLoad === load) this.toolsLoad = null;
-      })
-      .catch(() => undefined);
-    return load;
-  }
-
-  private storeTools(tools: McpTool[]): void {
-    const changed = this.knownTools !== null && JSON.stringify(this.knownTools) !== JSON.stringify(tools);
-    this.tools = tools;
-    this.knownTools = tools;
-    if (changed) notify(() => this.options.onToolsChanged?.(this.key));
-  }
-
-  private scheduleRefresh(client: Client): void {
-    clearTimeout(this.refreshTimer);
-    this.refreshTimer = setTimeout(() => {
-      if (client !== this.client) return;
-      this.loadTools().catch((error: unknown) => (this.lastError = describe(error)));
-    }, this.options.listChangedDebounceMs ?? 100);
-    this.refreshTimer.unref();
-  }
-
   /** Cancels a pending reconnect and refuses every later connect; a live client stays until close(). */
   stopReconnecting(): void {
-    this.isStopping = true;
-    clearTimeout(this.retryTimer);
-    this.retryTimer = undefined;
+    this.reconnect.stop();
   }
 
   private connect(): Promise<Client> {
     if (this.client) return Promise.resolve(this.client);
-    if (this.health === "closed" || this.isStopping) return Promise.reject(this.closedError());
+    if (this.health === "closed" || this.reconnect.isStopped) return Promise.reject(this.closedError());
     this.connecting ??= this.open().finally(() => (this.connecting = null));
     return this.connecting;
   }
 
   private async open(): Promise<Client> {
-    clearTimeout(this.retryTimer);
-    this.retryTimer = undefined;
-    this.setHealth("connecting");
+    this.reconnect.cancel();
+    this.healthState.set("connecting");
     const client = new Client(CLIENT_INFO, { capabilities: {} });
-    client.setNotificationHandler(ToolListChangedNotificationSchema, () => this.scheduleRefresh(client));
+    client.setNotificationHandler(ToolListChangedNotificationSchema, () =>
+      this.toolList.refreshSoon(
+        () => client === this.client,
+        (error) => (this.lastError = describe(error)),
+      ),
+    );
     client.onclose = () => this.dropped(client);
     client.onerror = (error) => {
-      // Not problems: late answers to cancelled requests, and progress notifications, which
-      // progress-watch.ts delivers itself (so the SDK finds no handler for them).
-      if (/^Received a (response|progress notification) for an unknown/.test(error.message)) return;
-      // A broken stream is checked before anybody is told (watchTransport); a lost session is
-      // renewed by the request that met it.
-      // A refused standalone GET stream is an answer: the server is there, and a lost session shows
-      // on the next request (renewed there); probing would restart an authorization under way.
-      if (isStreamRefused(error)) this.lastError = describe(error);
-      else if (isStreamTrouble(error) || isSessionLost(error)) this.watchTransport(client, error);
-      else this.lastError = describe(error);
+      const action = clientErrorAction(error);
+      if (action === "watch") this.watchTransport(client, error);
+      else if (action === "record") this.lastError = describe(error);
     };
-    let childPid = (): number | null => null;
+    let childPid: () => number | null;
     try {
-      const created = await this.createTransport();
-      childPid = created.childPid;
-      // No signal for the SDK here: it would keep its listener and "cancel" initialize after success.
-      const timeout = AbortSignal.timeout(this.connectTimeoutMs);
-      await untilAborted(client.connect(created.transport, { timeout: this.connectTimeoutMs }), timeout);
-      watchProgress(created.transport, this.progress);
+      const needs = { stderr: this.stderr, progress: this.progress, timeoutMs: this.connectTimeoutMs };
+      childPid = await connectClient(client, this.key, this.config, this.options, needs);
     } catch (error) {
       void client.close().catch(() => undefined);
       if (this.health === "closed") throw this.closedError();
-      if (error instanceof UnauthorizedError) {
-        // No backoff retries: each would start a new authorization and void the URL the user holds.
-        this.setHealth("needs_authorization");
-        throw this.unauthorized();
-      }
+      // Unauthorized: no backoff retries, each would start a new authorization and void the user's URL.
+      if (error instanceof UnauthorizedError) throw this.needsAuthorization();
       const reason = isToolError(error) ? `no answer within ${this.connectTimeoutMs} ms` : describe(error);
       this.failed(`Could not connect: ${reason}`);
-      throw new ToolError("unavailable", this.withHint(`The ${this.name} connector is unavailable: ${reason}`));
+      throw connectError(this.name, this.config, reason);
     }
     if (this.health === "closed") {
       await client.close();
@@ -233,48 +187,23 @@ export class McpConnection {
     }
     this.client = client;
     this.childPid = childPid();
-    this.backoff.connected();
-    this.setHealth("ready");
+    this.reconnect.connected();
+    this.healthState.set("ready");
     return client;
   }
 
-  /** The SSRF check first; then every request (OAuth flow included) goes through the remote fetch. */
-  private async createTransport(): Promise<CreatedTransport> {
-    if (this.config.kind === "stdio") return createTransport(await this.stdioConfig(this.config), this.stderr);
-    const { remote, authProvider } = this.options;
-    await remote?.checkUrl(this.config.url);
-    return createTransport(this.config, this.stderr, authProvider?.(this.key), remote?.fetchFor(this.config.url));
-  }
-
-  /**
-   * After a transport error on a live connection: an SSE stream that broke took its session with it;
-   * an HTTP stream that broke may be a hiccup, so the server is pinged. No answer: the connection
-   * closes now (pending calls fail with "went away"). A 404 for the session: the server restarted
-   * and is up, so a new session is opened in the background, tools and health unchanged.
-   */
+  /** A transport error on the live connection: lost, or pinged first (transport-watch.ts). */
   private watchTransport(client: Client, error: Error): void {
     if (client !== this.client || this.config.kind === "stdio" || this.probing) return;
-    if (this.config.kind === "sse") {
-      this.loseConnection(client, `The server went away (${describe(error)}).`);
-      return;
-    }
-    this.probing = client
-      .ping({ timeout: PROBE_TIMEOUT_MS })
-      .then(
-        () => undefined,
-        (failure: unknown) => {
-          // An answer that asks for authorization is an answer: the server is there, and the request
-          // that needs the authorization reports it to its caller.
-          if (client !== this.client || failure instanceof UnauthorizedError) return;
-          if (isSessionLost(failure)) {
-            this.forgetSession(client);
-            this.loadTools().catch(() => undefined);
-          } else {
-            this.loseConnection(client, `The server went away (${describe(failure)}).`);
-          }
-        },
-      )
-      .finally(() => (this.probing = null));
+    const probe = probeTransport(client, this.config.kind, error, {
+      isCurrent: () => client === this.client,
+      lose: (reason) => this.loseConnection(client, reason),
+      renewSession: () => {
+        this.forgetSession(client);
+        this.toolList.load().catch(() => undefined);
+      },
+    });
+    this.probing = probe?.finally(() => (this.probing = null)) ?? null;
   }
 
   /** Closes a connection whose server is gone: its pending calls fail now, and reconnection starts. */
@@ -299,8 +228,8 @@ export class McpConnection {
     if (client !== this.client) return;
     this.client = null;
     this.childPid = null; // the transport closes when the child's pipes do
-    this.tools = null;
-    clearTimeout(this.refreshTimer);
+    this.toolList.forget();
+    this.toolList.cancelRefresh();
     if (this.health === "closed") return;
     this.failed(this.dropReason ?? "The server closed the connection.");
     this.dropReason = null;
@@ -308,18 +237,12 @@ export class McpConnection {
 
   /** `message` is shown to users: it must not quote the server's stderr (the operator log gets that). */
   private failed(message: string): void {
-    this.lastError = this.withHint(message);
+    this.lastError = withAdminHint(this.config, message);
     const name = this.options.describeKey?.(this.key) ?? this.key;
     logConnectorFailure(name, message, this.stderr.lines(), this.config);
-    const delay = this.backoff.nextDelay();
-    this.setHealth("unhealthy");
-    if (this.retryTimer || this.isStopping) return;
-    this.retryTimer = setTimeout(() => {
-      this.retryTimer = undefined;
-      // A failed attempt records its error and schedules the next one itself.
-      this.loadTools().catch(() => undefined);
-    }, delay);
-    this.retryTimer.unref();
+    this.healthState.set("unhealthy");
+    // A failed attempt records its error and schedules the next one itself.
+    this.reconnect.afterFailure(() => void this.toolList.load().catch(() => undefined));
   }
 
   private callError(error: unknown, client: Client, signal: AbortSignal | undefined, timeoutMs: number): ToolError {
@@ -329,77 +252,35 @@ export class McpConnection {
       // Tokens revoked or refresh refused mid-session: drop the client and wait for the user.
       if (client === this.client) {
         this.client = null;
-        this.tools = null;
+        this.toolList.forget();
         void client.close().catch(() => undefined);
       }
-      this.setHealth("needs_authorization");
-      return this.unauthorized();
+      return this.needsAuthorization();
     }
     if (error instanceof McpError && error.code === Number(ErrorCode.ConnectionClosed)) {
-      return this.wentAway();
+      return wentAwayError(this.name, this.config);
     }
     if (isTransportFailure(error)) {
       this.loseConnection(client, `The server became unreachable: ${describe(error)}`);
-      return this.wentAway();
+      return wentAwayError(this.name, this.config);
     }
     return callFailure(error, this.name, timeoutMs);
   }
 
-  private wentAway(): ToolError {
-    return new ToolError(
-      "unavailable",
-      this.withHint(
-        `The ${this.name} connector's server went away during the call; its tools are unavailable until it is back.`,
-      ),
-    );
-  }
-
   /** The server wants the user to (re)authorize (no tokens yet, refresh refused, or more scope). */
-  private unauthorized(): ToolError {
-    this.lastError = "Authorization needed: the user must connect their account to this connector.";
-    return new ToolError("failed", `The ${this.name} connector needs the user to authorize Patchbay first.`);
+  private needsAuthorization(): ToolError {
+    this.healthState.set("needs_authorization");
+    this.lastError = AUTHORIZATION_NEEDED;
+    return unauthorizedError(this.name);
   }
 
-  /**
-   * Listeners hear only settled changes: `connecting` is transient, so a retry that ends where it
-   * started (e.g. needs_authorization again) reports nothing and rebuilds no registry.
-   */
-  private setHealth(health: ConnectionHealth): void {
-    if (this.health === health) return;
-    this.health = health;
-    if (health === "connecting" || health === this.reportedHealth) return;
-    this.reportedHealth = health;
-    if (!this.silent) notify(() => this.options.onHealthChanged?.(this.key, health));
+  private closedError(): ToolError {
+    return closedError(this.name, this.reconnect.isStopped && this.health !== "closed");
   }
 
-  /** An admin's stdio server: its details are in the server log, so users are sent to the admin. */
-  private withHint(message: string): string {
-    return this.config.kind === "stdio" ? `${message.replace(/\.?$/, ".")}${ADMIN_HINT}` : message;
-  }
-
-  /**
-   * Sends SIGTERM to the stdio child, synchronously: the last resort when the process is exiting
-   * before close() could finish (shutdown.ts). Returns the pid signalled, if any.
-   */
+  /** SIGTERM to the stdio child, synchronously (connection-transport.ts); the pid signalled, if any. */
   killChildNow(): number | null {
-    const pid = this.childPid;
-    if (pid === null) return null;
-    try {
-      process.kill(pid, "SIGTERM");
-      return pid;
-    } catch {
-      return null; // already gone
-    }
-  }
-
-  /** A per-user process gets its `${PATCHBAY_USER_DIR}` (user-dir.ts); a shared one has none to get. */
-  private async stdioConfig(config: Extract<ConnectorConfig, { kind: "stdio" }>) {
-    if (!usesUserDir(config)) return config;
-    const { connectorId, userId } = parseConnectionKey(this.key);
-    if (userId === null || !this.options.userDataDir) {
-      throw new Error(`${USER_DIR_PLACEHOLDER} is only available to a per-user server`);
-    }
-    return withUserDir(config, userDirFor(this.options.userDataDir, connectorId, userId));
+    return this.childPid === null ? null : killChild(this.childPid);
   }
 
   /** A stdio process of one user (key `connectorId:userId`, see connection-keys.ts): stopped when idle. */
@@ -415,21 +296,5 @@ export class McpConnection {
   /** For the server's own use only (e.g. the operator log): stderr can hold secrets. */
   stderrTail(): string[] {
     return this.stderr.lines();
-  }
-
-  private closedError(): ToolError {
-    if (this.isStopping && this.health !== "closed") {
-      return new ToolError("unavailable", `The ${this.name} connector is unavailable: Patchbay is shutting down.`);
-    }
-    return new ToolError("unavailable", `The ${this.name} connector was closed.`);
-  }
-}
-
-/** Listener errors must not break the pool. */
-function notify(callback: () => void): void {
-  try {
-    callback();
-  } catch {
-    // The listener's own problem; the pool's state is already consistent.
   }
 }

@@ -14,9 +14,8 @@
 // browsers); it writes no session events itself.
 // Connections are taken on behalf of the chat's owner (connection-keys.ts): a connector with
 // per-user credentials lists and runs tools with that user's own account, never another's.
-// Across instances (health-board.ts): a connector this instance cannot reach keeps, in a chat, the
-// tools of the chat's latest revision while another live instance reaches it; they leave only when
-// none does (a recheck runs when the other instance's word goes stale).
+// The lists of the switched-on connectors, and what a connector this instance cannot reach keeps while
+// another instance reaches it, come from connector-lists.ts.
 import { AppError } from "../errors.ts";
 import { builtinToolList, builtinTools, type BuiltinTool } from "./builtin-tools.ts";
 import type { JsonValue } from "../core/canonical.ts";
@@ -24,14 +23,7 @@ import type { RegistrySnapshot, RegistryTool } from "./registry-tool.ts";
 import { ToolError, type ToolCallRequest, type ToolOutcome, type ToolSource } from "../core/tool-source.ts";
 import { connectionKey, parseConnectionKey } from "./connection-keys.ts";
 import { BUILTIN_CONNECTOR } from "./connector-names.ts";
-import {
-  commitRevision,
-  fetchSelections,
-  fetchToolLists,
-  readRegistryState,
-  readRevision,
-  type Binding,
-} from "./revision-store.ts";
+import { commitRevision, fetchSelections, fetchToolLists, readRegistryState, readRevision } from "./revision-store.ts";
 import {
   buildManifest,
   buildSelections,
@@ -40,12 +32,12 @@ import {
   type Selection,
 } from "./snapshot-manifest.ts";
 import { composeTools } from "./compose-tools.ts";
-import { findNameClashes } from "./name-clashes.ts";
+import { ConnectorLists } from "./connector-lists.ts";
 import { callMcpTool } from "./tool-call.ts";
 import { RebuildFailures, type RebuildFailure } from "./rebuild-failures.ts";
-import { hashToolList, HashedStore } from "./tool-lists.ts";
+import { HashedStore } from "./tool-lists.ts";
 import type { McpTool } from "./connection-types.ts";
-import type { RegistryOptions, ResolvedConnector } from "./registry-options.ts";
+import type { RegistryOptions } from "./registry-options.ts";
 
 const SNAPSHOT_CACHE_LIMIT = 1_000;
 /** Compare-and-set attempts of one rebuild before it gives up (each loss means another rebuild won). */
@@ -61,19 +53,18 @@ export class McpRegistry implements ToolSource {
   private readonly selections: HashedStore<Selection>;
   private readonly rebuilds = new Map<string, Promise<number>>();
   private readonly cache = new Map<string, RegistrySnapshot>();
-  /** Per session, the connectors that were on at its last build (see resolveAhead). */
-  private readonly lastEnabled = new Map<string, string[]>();
   /** Session owners never change, so each is read once. */
   private readonly owners = new Map<string, string>();
   private readonly failures = new RebuildFailures();
-  /** Rebuilds due when another instance's word on a connection goes stale, by connection key. */
-  private readonly rechecks = new Map<string, NodeJS.Timeout>();
+  private readonly connectorLists: ConnectorLists;
 
   constructor(private readonly options: RegistryOptions) {
     this.builtins = options.builtins ?? builtinTools;
     this.builtinList = builtinToolList(this.builtins);
     this.lists = new HashedStore((hashes) => fetchToolLists(options.db, hashes));
     this.selections = new HashedStore((hashes) => fetchSelections(options.db, hashes));
+    const stores = { lists: this.lists, selections: this.selections };
+    this.connectorLists = new ConnectorLists(options, stores, (key) => void this.rebuildForConnector(key, "health"));
   }
 
   /** The latest snapshot; the first call for a session builds revision 1. */
@@ -213,108 +204,16 @@ export class McpRegistry implements ToolSource {
     return session.ownerId;
   }
 
-  /**
-   * The tool lists of the switched-on connectors (a connector removed, unreadable, unhealthy or left
-   * out for its name has none this revision). `resolving` holds connector lookups already under way.
-   */
-  private async listConnectorTools(
-    bindings: Binding[],
-    ownerId: string,
-    resolving: Map<string, Promise<ResolvedConnector | null>>,
-    latest: { sessionId: string; revision: number },
-  ): Promise<Map<string, ListSource>> {
-    const lists = new Map<string, ListSource>();
-    const enabled = bindings.filter((binding) => binding.enabled);
-    const clashes = findNameClashes(enabled);
-    await Promise.all(
-      enabled
-        .filter((binding) => !clashes.has(binding.connectorId))
-        .map(async ({ connectorId }) => {
-          const connector = await (resolving.get(connectorId) ?? this.resolve(connectorId));
-          if (!connector) return;
-          const signal = AbortSignal.timeout(this.options.listTimeoutMs ?? 15_000);
-          const key = connectionKey(connector, ownerId);
-          const tools = await this.options.pool.listTools(key, connector.config, signal).catch(() => null);
-          const source = tools
-            ? { name: connector.name, list: hashToolList(tools) }
-            : await this.keptElsewhere(key, connector, latest);
-          if (source) lists.set(connector.id, source);
-        }),
-    );
-    return lists;
-  }
-
-  /**
-   * The connector's list at the chat's latest revision, when this instance cannot reach it but another
-   * live instance can (health-board.ts); null otherwise. Schedules the recheck for when that word
-   * goes stale.
-   */
-  private async keptElsewhere(
-    key: string,
-    connector: ResolvedConnector,
-    latest: { sessionId: string; revision: number },
-  ): Promise<ListSource | null> {
-    const check = this.options.reachableElsewhere;
-    if (!check || latest.revision === 0) return null;
-    const freshForMs = await check(key).catch(() => null);
-    if (freshForMs === null) return null;
-    this.recheckAfter(key, freshForMs);
-    const stored = await readRevision(this.options.db, latest.sessionId, latest.revision).catch(() => null);
-    if (stored?.kind !== "manifest") return null;
-    const selections = await this.selections.load(stored.manifest.selections);
-    const selection = [...selections.values()].find((candidate) => candidate.connectorId === connector.id);
-    if (!selection) return null;
-    const list = (await this.lists.load([selection.list])).get(selection.list)!;
-    // Its stored hash, not a new one: Postgres may have reordered keys, and the same list must give
-    // the same manifest (so keeping the tools makes no revision). The row is stored already.
-    return { name: connector.name, list: { hash: selection.list, json: JSON.stringify(list), value: list } };
-  }
-
-  private recheckAfter(key: string, ms: number): void {
-    if (this.rechecks.has(key)) return;
-    const timer = setTimeout(() => {
-      this.rechecks.delete(key);
-      void this.rebuildForConnector(key, "health");
-    }, ms + 250);
-    timer.unref();
-    this.rechecks.set(key, timer);
-  }
-
-  /** A connector's config, or null (and a warning) when it is removed or its secrets are unreadable. */
-  private resolve(connectorId: string): Promise<ResolvedConnector | null> {
-    return this.options.resolveConnector(connectorId).catch((error: unknown) => {
-      console.warn(`[patchbay] connector ${connectorId} cannot be used:`, (error as Error).message);
-      return null;
-    });
-  }
-
-  /**
-   * Starts looking up the connectors that were on at the session's last build (they usually still
-   * are), so those reads overlap the read of the session's state. Lookups only read configs: no
-   * connection is opened for a connector that turns out to be off.
-   */
-  private resolveAhead(sessionId: string): Map<string, Promise<ResolvedConnector | null>> {
-    return new Map((this.lastEnabled.get(sessionId) ?? []).map((id) => [id, this.resolve(id)]));
-  }
-
-  private noteEnabled(sessionId: string, bindings: Binding[]): void {
-    if (this.lastEnabled.size >= SNAPSHOT_CACHE_LIMIT) this.lastEnabled.delete(this.lastEnabled.keys().next().value!);
-    this.lastEnabled.set(
-      sessionId,
-      bindings.filter((binding) => binding.enabled).map((binding) => binding.connectorId),
-    );
-  }
-
   private async buildRevision(sessionId: string, reason: string, options: BuildOptions): Promise<number> {
     const { db } = this.options;
     const ownerId = await this.ownerOf(sessionId);
     for (let attempt = 0; attempt < MAX_COMMIT_ATTEMPTS; attempt++) {
-      const resolving = this.resolveAhead(sessionId);
+      const resolving = this.connectorLists.resolveAhead(sessionId);
       const state = await readRegistryState(db, sessionId);
       if (!state) throw new ToolError("unknown_tool", "This chat no longer exists.");
       if (options.onlyIfUnbuilt && state.revision > 0) return state.revision;
-      this.noteEnabled(sessionId, state.bindings);
-      const lists = await this.listConnectorTools(state.bindings, ownerId, resolving, {
+      this.connectorLists.noteEnabled(sessionId, state.bindings);
+      const lists = await this.connectorLists.gather(state.bindings, ownerId, resolving, {
         sessionId,
         revision: state.revision,
       });

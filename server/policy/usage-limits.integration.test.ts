@@ -8,14 +8,16 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startFakeProvider } from "../../e2e/support/fake-provider/server.ts";
 import { env } from "../env.ts";
 import { addApiKeyAccount } from "../providers/accounts.ts";
-import { serverModelsOf } from "../providers/model-factory.ts";
-import { createModelResolver } from "../providers/model-resolver.ts";
-import { createBuiltinToolSource } from "../mcp/builtin-tools.ts";
-import { SessionManager } from "../session/manager.ts";
+import type { SessionManager } from "../session/manager.ts";
 import { startListening, stopListening } from "../db/notifier.ts";
 import { serverKeyUsage } from "../session/server-key-usage.ts";
 import { createTestDatabase, type TestDatabase } from "../../e2e/support/testbeds/database.ts";
-import { createUserWithSession, fakeBaseUrl, waitForTurnEnd } from "../../e2e/support/testbeds/engine.ts";
+import {
+  createResolverManager,
+  createUserWithSession,
+  fakeBaseUrl,
+  waitForTurnEnd,
+} from "../../e2e/support/testbeds/engine.ts";
 import { readUsage, type UsageLimits } from "./usage-limits.ts";
 
 let database: TestDatabase;
@@ -42,24 +44,10 @@ function managerWith(limits: UsageLimits): SessionManager {
     ANTHROPIC_BASE_URL: fakeBaseUrl(fake, "anthropic"),
     ANTHROPIC_MODELS: ["claude-sonnet-4-5", "claude-haiku-4-5"],
   };
-  const manager = new SessionManager({
-    db: database.db,
-    tools: createBuiltinToolSource(),
-    resolveModel: createModelResolver({
-      db: database.db,
-      env: providerEnv,
-      serverKeyUsage: serverKeyUsage(database.db, limits),
-    }),
-    defaultModel: () => null,
-    serverModels: serverModelsOf(providerEnv),
-    usageLimits: limits,
-    maxSteps: 4,
-    toolTimeoutMs: 5_000,
-    toolCallsPerResponse: 8,
-    toolCallsPerMinute: 100,
-    leaseMs: 2_000,
-  });
-  manager.start();
+  const manager = createResolverManager(
+    { db: database.db, env: providerEnv, serverKeyUsage: serverKeyUsage(database.db, limits) },
+    { usageLimits: limits },
+  );
   managers.push(manager);
   return manager;
 }

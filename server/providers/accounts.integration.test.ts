@@ -7,11 +7,16 @@ import { type AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { env } from "../env.ts";
-import { SessionManager } from "../session/manager.ts";
+import type { SessionManager } from "../session/manager.ts";
 import { startListening, stopListening } from "../db/notifier.ts";
-import { createBuiltinToolSource } from "../mcp/builtin-tools.ts";
 import { createTestDatabase, createTestUser, type TestDatabase } from "../../e2e/support/testbeds/database.ts";
-import { fakeBaseUrl, messageText, sessionMessages, waitForTurnEnd } from "../../e2e/support/testbeds/engine.ts";
+import {
+  createResolverManager,
+  fakeBaseUrl,
+  messageText,
+  sessionMessages,
+  waitForTurnEnd,
+} from "../../e2e/support/testbeds/engine.ts";
 import { startFakeProvider } from "../../e2e/support/fake-provider/server.ts";
 import {
   addApiKeyAccount,
@@ -23,8 +28,6 @@ import {
   removeAccount,
   updateAccount,
 } from "./accounts.ts";
-import { serverModelsOf } from "./model-factory.ts";
-import { createModelResolver } from "./model-resolver.ts";
 import { listModelSources } from "./model-sources.ts";
 
 let database: TestDatabase;
@@ -51,23 +54,11 @@ beforeAll(async () => {
     seenKeys.push(headers.get("x-api-key") ?? headers.get("authorization") ?? "");
     return fetch(input, init);
   };
-  manager = new SessionManager({
+  manager = createResolverManager({
     db: database.db,
-    tools: createBuiltinToolSource(),
-    resolveModel: createModelResolver({
-      db: database.db,
-      env: { ...env, ANTHROPIC_API_KEY: undefined, ANTHROPIC_BASE_URL: fakeBaseUrl(fake, "anthropic") },
-      fetch: recordingFetch,
-    }),
-    defaultModel: () => null,
-    serverModels: serverModelsOf({ ...env, ANTHROPIC_API_KEY: undefined }),
-    maxSteps: 4,
-    toolTimeoutMs: 5_000,
-    toolCallsPerResponse: 8,
-    toolCallsPerMinute: 100,
-    leaseMs: 2_000,
+    env: { ...env, ANTHROPIC_API_KEY: undefined, ANTHROPIC_BASE_URL: fakeBaseUrl(fake, "anthropic") },
+    fetch: recordingFetch,
   });
-  manager.start();
 });
 
 afterAll(async () => {

@@ -4,50 +4,18 @@
 // the provider sent is lost — the deltas wait out the outage and commit in order once the database
 // answers again — and an API call during the outage is a 503 "database unavailable", not a 401 or
 // a 500. Prints the figures the README's Reliability section quotes.
-import { createServer, connect, type Server, type Socket } from "node:net";
-
 import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { appRouter, createCaller } from "../api/root.ts";
 import { createDbClient, type Db } from "../db/client.ts";
+import { CuttableProxy } from "../../e2e/support/cuttable-proxy.ts";
 import { createTestDatabase, createTestUser, type TestDatabase } from "../../e2e/support/testbeds/database.ts";
 import { publishMessageDeltas } from "./event-log.ts";
 import { newRowId, recordRequestStart, startTurnRows } from "./turn-sql.ts";
 
 const OUTAGE_MS = 10_000;
 const CHUNKS = 100;
-
-/** A TCP proxy to the test Postgres that can be cut (drop every connection, refuse new ones) and restored. */
-class CuttableProxy {
-  private server: Server | null = null;
-  private readonly sockets = new Set<Socket>();
-  port = 0;
-
-  constructor(private readonly target: { host: string; port: number }) {}
-
-  async listen(): Promise<void> {
-    const server = createServer((socket) => {
-      const upstream = connect(this.target.port, this.target.host);
-      for (const end of [socket, upstream]) {
-        this.sockets.add(end);
-        end.on("close", () => this.sockets.delete(end));
-        end.on("error", () => undefined);
-      }
-      socket.pipe(upstream).pipe(socket);
-    });
-    await new Promise<void>((resolve) => server.listen(this.port, "127.0.0.1", resolve));
-    this.port = (server.address() as { port: number }).port;
-    this.server = server;
-  }
-
-  async cut(): Promise<void> {
-    const server = this.server;
-    this.server = null;
-    for (const socket of this.sockets) socket.destroy();
-    await new Promise<void>((resolve) => server?.close(() => resolve()) ?? resolve());
-  }
-}
 
 let testDb: TestDatabase;
 let proxy: CuttableProxy;

@@ -10,15 +10,15 @@
 // A second send while a turn runs is refused with `conflict:turn` (it does not queue): the user
 // stops the running turn or waits for it; regenerate (restart) and apply now (applyNow) swap turns
 // atomically (restart.ts); apply now keeps the old turn's complete tool rounds, regenerate redoes all.
+// The turns running here live in local-turns.ts; the background sweeping and the control
+// notifications in turn-sweeper.ts.
 import { randomUUID } from "node:crypto";
 
-import { isDatabaseUnavailable } from "../database-unavailable.ts";
 import type { Db } from "../db/client.ts";
 import { AppError } from "../errors.ts";
 import type { ModelResolver } from "../providers/model-resolver.ts";
 import type { ProviderId } from "../core/canonical.ts";
 import { DEFAULT_SESSION_TITLE, getChatSession } from "../db/chat-sessions.ts";
-import { retryWhileDatabaseUnavailable } from "./database-retry.ts";
 import { findEditableMessage, replaceLastUserMessage } from "./edit-resend.ts";
 import type { UsageLimits } from "../policy/usage-limits.ts";
 import { authorizeChoice } from "./server-key-usage.ts";
@@ -31,13 +31,12 @@ import {
   type TurnModel,
 } from "./turn-models.ts";
 import { appendEvents, type EventInput } from "./event-log.ts";
-import { findDeadTurnsIn, interruptTurns } from "./dead-turns.ts";
 import type { InstanceLock } from "./instance-lock.ts";
-import { findLapsedTurns, findOrphanedTurns, renewLeases } from "./lease-store.ts";
-import { CHANNELS, notify, onNotification } from "../db/notifier.ts";
+import { CHANNELS, notify } from "../db/notifier.ts";
 import { supersedeForRestart } from "./restart.ts";
-import { runTurn } from "./turn-runner.ts";
+import { LocalTurns } from "./local-turns.ts";
 import { type TurnSpec } from "./turn-spec.ts";
+import { TurnSweeper } from "./turn-sweeper.ts";
 import { finishTurn, turnSelect } from "./turn-end.ts";
 import { startTurnRows } from "./turn-sql.ts";
 import type { ToolSource } from "../core/tool-source.ts";
@@ -75,50 +74,33 @@ export type ManagerOptions = {
   system?: string;
 };
 
-type Running = { controller: AbortController; spec: TurnSpec; done: Promise<void> };
-
 const TITLE_LENGTH = 60;
 
 export class SessionManager {
   readonly instanceId: string;
   readonly leaseMs: number;
-  private readonly running = new Map<string, Running>();
-  private stopControl: (() => void) | null = null;
-  private sweeper: NodeJS.Timeout | null = null;
-  private liveness: NodeJS.Timeout | null = null;
-  private isTicking = false;
-  private isCheckingLiveness = false;
+  private readonly turns = new LocalTurns();
+  private readonly sweeper: TurnSweeper;
 
   constructor(private readonly options: ManagerOptions) {
     this.instanceId = options.instanceLock?.instanceId ?? options.instanceId ?? randomUUID();
     this.leaseMs = options.leaseMs ?? 15_000;
+    const { db, instanceLock, livenessCheckMs } = options;
+    this.sweeper = new TurnSweeper(
+      { db, instanceId: this.instanceId, leaseMs: this.leaseMs, instanceLock, livenessCheckMs },
+      this.turns,
+    );
   }
 
-  /** Listens for cancel/restart from other instances and sweeps lapsed leases. Idempotent. */
+  /** Listens for cancel/restart from other instances and sweeps lapsed leases (turn-sweeper.ts). Idempotent. */
   start(): void {
-    if (this.stopControl) return;
-    this.stopControl = onNotification(CHANNELS.turnControl, (turnId) => void this.checkControl(turnId));
-    const tick = () => void this.tick().catch((error: unknown) => console.error("[patchbay] turn sweep failed", error));
-    this.sweeper = setInterval(tick, Math.max(500, Math.floor(this.leaseMs / 3)));
-    this.sweeper.unref();
-    tick();
-    if (this.options.instanceLock) {
-      const check = () =>
-        void this.sweepOrphaned().catch((error: unknown) => console.error("[patchbay] liveness check failed", error));
-      this.liveness = setInterval(check, this.options.livenessCheckMs ?? 1_000);
-      this.liveness.unref();
-      check();
-    }
+    this.sweeper.start();
   }
 
   /** Stops background work and aborts this instance's turns (they are left for the sweep). */
   async stop(): Promise<void> {
-    this.stopControl?.();
-    this.stopControl = null;
-    if (this.sweeper) clearInterval(this.sweeper);
-    if (this.liveness) clearInterval(this.liveness);
-    for (const run of this.running.values()) run.controller.abort();
-    await Promise.all([...this.running.values()].map((run) => run.done));
+    this.sweeper.stop();
+    await this.turns.abortAll();
   }
 
   private choiceRules() {
@@ -127,7 +109,7 @@ export class SessionManager {
   }
 
   isRunningHere(turnId: string): boolean {
-    return this.running.has(turnId);
+    return this.turns.has(turnId);
   }
 
   /**
@@ -159,7 +141,7 @@ export class SessionManager {
         leaseExpiresAt: this.leaseExpiry(),
       });
     // A chat still held by a turn whose instance died is swept here, so the send goes on.
-    const started = (await claim()) ?? ((await this.sweepDeadTurns(sessionId)) ? await claim() : null);
+    const started = (await claim()) ?? ((await this.sweeper.sweepDeadTurns(sessionId)) ? await claim() : null);
     if (!started) {
       await getChatSession(db, ownerId, sessionId); // not_found:session when it is not the owner's
       throw new AppError("conflict:turn");
@@ -296,100 +278,15 @@ export class SessionManager {
 
   /** Runs a stored, announced turn in the background; the chat's persona prompt, else the default. */
   private run(spec: TurnSpec, personaPrompt: string | null): void {
-    const controller = new AbortController();
-    const system = personaPrompt ?? this.options.system;
-    const done = this.execute(spec, system, controller).finally(() => this.running.delete(spec.id));
-    this.running.set(spec.id, { controller, spec, done });
-  }
-
-  private async execute(spec: TurnSpec, system: string | undefined, controller: AbortController): Promise<void> {
-    const { db } = this.options;
-    try {
-      const outcome = await runTurn(
-        spec,
-        {
-          db,
-          tools: this.options.tools,
-          resolveModel: this.options.resolveModel,
-          maxSteps: this.options.maxSteps,
-          toolTimeoutMs: this.options.toolTimeoutMs,
-          limits: { perResponse: this.options.toolCallsPerResponse, perMinute: this.options.toolCallsPerMinute },
-          system,
-          flushIntervalMs: this.options.flushIntervalMs,
-        },
-        controller.signal,
-      );
-      if (outcome.status === "aborted") return; // whoever aborted it has recorded the status
-      const end = { status: outcome.status, error: outcome.error ?? null, usage: outcome.usage };
-      await retryWhileDatabaseUnavailable(() => finishTurn(db, spec, end));
-    } catch (error) {
-      console.error(`[patchbay] turn ${spec.id} crashed`, error);
-      // The true reason: an outage longer than the writes wait for, or a server error.
-      const reason = isDatabaseUnavailable(error)
-        ? { code: "unavailable", message: "The database was unreachable for too long; the answer so far is kept." }
-        : { code: "internal", message: "The turn stopped on a server error." };
-      await retryWhileDatabaseUnavailable(() => finishTurn(db, spec, { status: "failed", error: reason })).catch(
-        () => undefined,
-      );
-    }
-  }
-
-  /** A control notification: abort the local run if the turn is no longer ours to run. */
-  private async checkControl(turnId: string): Promise<void> {
-    const run = this.running.get(turnId);
-    if (!run) return;
-    const row = await this.options.db.turn.findUnique({
-      where: { id: turnId },
-      select: { status: true, cancelRequested: true },
+    this.turns.run(spec, {
+      db: this.options.db,
+      tools: this.options.tools,
+      resolveModel: this.options.resolveModel,
+      maxSteps: this.options.maxSteps,
+      toolTimeoutMs: this.options.toolTimeoutMs,
+      limits: { perResponse: this.options.toolCallsPerResponse, perMinute: this.options.toolCallsPerMinute },
+      system: personaPrompt ?? this.options.system,
+      flushIntervalMs: this.options.flushIntervalMs,
     });
-    if (!row || row.status !== "streaming" || row.cancelRequested) run.controller.abort();
-  }
-
-  /** Renews this instance's leases (aborting turns that ended elsewhere) and sweeps lapsed ones. */
-  private async tick(): Promise<void> {
-    if (this.isTicking) return; // a slow tick must not pile up behind the interval
-    this.isTicking = true;
-    try {
-      await this.renewLeases();
-      await this.sweepLapsed();
-    } finally {
-      this.isTicking = false;
-    }
-  }
-
-  private async renewLeases(): Promise<void> {
-    const ids = [...this.running.keys()];
-    if (ids.length === 0) return;
-    const ended = await renewLeases(this.options.db, {
-      turnIds: ids,
-      owner: this.instanceId,
-      expiresAt: this.leaseExpiry(),
-    });
-    for (const id of ended) this.running.get(id)?.controller.abort();
-  }
-
-  private async sweepLapsed(): Promise<void> {
-    await this.interrupt(await findLapsedTurns(this.options.db, new Date()));
-  }
-
-  /** Interrupts the turns of instances whose lock is free (they died); one check at a time. */
-  private async sweepOrphaned(): Promise<void> {
-    if (this.isCheckingLiveness) return;
-    this.isCheckingLiveness = true;
-    try {
-      await this.interrupt(await findOrphanedTurns(this.options.db, { exceptOwner: this.instanceId }));
-    } finally {
-      this.isCheckingLiveness = false;
-    }
-  }
-
-  /** Interrupts the chat's turns whose instance died or whose lease lapsed; true if there were any. */
-  private async sweepDeadTurns(sessionId: string): Promise<boolean> {
-    const self = { instanceId: this.instanceId, hasInstanceLock: !!this.options.instanceLock };
-    return (await this.interrupt(await findDeadTurnsIn(this.options.db, sessionId, self))) > 0;
-  }
-
-  private interrupt(turns: { id: string; sessionId: string }[]): Promise<number> {
-    return interruptTurns(this.options.db, turns, (id) => this.running.has(id));
   }
 }

@@ -17,13 +17,11 @@
 // bound to another (a chat switched from one account to another) is refused as the real APIs do.
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { type AddressInfo } from "node:net";
-import { setTimeout as sleep } from "node:timers/promises";
 
-import { anthropicWire } from "./anthropic.ts";
 import { handleControlRequest, sendJson } from "./control.ts";
-import { geminiWire } from "./gemini.ts";
-import { openaiCompatWire } from "./openai-compat.ts";
-import { openaiResponsesWire } from "./openai-responses.ts";
+import { parseJson, readBody, redactHeaders, writeStream } from "./http-io.ts";
+import { describeRequest, type RecordedRequest } from "./recorded-request.ts";
+import { providerRoutes, type Route } from "./routes.ts";
 import {
   defaultReply,
   isFor,
@@ -35,15 +33,7 @@ import {
   type ScriptedReply,
 } from "./script.ts";
 import { foreignSignatureFailure, requestScope } from "./signature-scope.ts";
-import {
-  checkClaudeCode,
-  checkCodeAssist,
-  checkCodex,
-  CodeAssistAccounts,
-  handleCodeAssistSetup,
-  type HttpFailure,
-} from "./subscriptions.ts";
-import { asRecord, asString, formatSse, type SseEvent, type WireEvent, type WireFormat } from "./wire.ts";
+import { CodeAssistAccounts, handleCodeAssistSetup } from "./subscriptions.ts";
 
 export interface FakeProviderOptions {
   /** 0 (the default) picks a free port. */
@@ -53,22 +43,6 @@ export interface FakeProviderOptions {
   defaultReply?: ReplySource;
   /** Gets one line per model request once it is answered (which reply it took, how it ended). */
   log?: (line: string) => void;
-}
-
-export interface RecordedRequest {
-  provider: ProviderId;
-  method: string;
-  path: string;
-  /** Lower-case names; authorization, x-api-key and x-goog-api-key are replaced by "present". */
-  headers: Record<string, string>;
-  /** The parsed JSON body (the raw text when it was not JSON). */
-  body: unknown;
-  receivedAt: Date;
-  status: number;
-  /** Why the fake refused the request (a 400 from the strict validators, or a subscription check). */
-  error?: string;
-  /** The client closed the connection before the stream ended (cancellation reached upstream). */
-  aborted: boolean;
 }
 
 export interface FakeProvider {
@@ -92,66 +66,15 @@ export interface FakeProvider {
   close(): Promise<void>;
 }
 
-interface Route {
-  wire: WireFormat;
-  path: RegExp;
-  isStreaming(body: Record<string, unknown>, url: URL): boolean;
-  /** Subscription endpoints: the request-shape check (undefined when the request is acceptable). */
-  check?: (req: IncomingMessage, url: URL, body: Record<string, unknown>) => HttpFailure | undefined;
-  /** Code Assist: the inner Gemini request and its path, and the `{response}` envelope per event. */
-  unwrapRequest?: (body: Record<string, unknown>) => { body: Record<string, unknown>; path: string };
-  wrapEvent?: (event: SseEvent) => SseEvent;
-  /** The error body when it differs from the wire format's (the Codex backend's `{detail}`). */
-  encodeHttpError?: (status: number, message: string, type?: string) => unknown;
-}
-
-const streamFlag = (body: Record<string, unknown>) => body.stream === true;
-const codeAssistRoute = (accounts: CodeAssistAccounts): Route => ({
-  wire: geminiWire,
-  path: /^\/code-assist\/v1internal:streamGenerateContent$/,
-  isStreaming: (_body, url) => url.searchParams.get("alt") === "sse",
-  check: (req, _url, body) => checkCodeAssist(accounts, req, body),
-  unwrapRequest: (body) => ({
-    body: asRecord(body.request),
-    path: `/models/${asString(body.model) ?? ""}:streamGenerateContent`,
-  }),
-  wrapEvent: (event) => ({ ...event, data: { response: event.data, traceId: "fake-trace" } }),
-});
-const ROUTES: Route[] = [
-  { wire: anthropicWire, path: /^\/anthropic\/v1\/messages$/, isStreaming: streamFlag, check: checkClaudeCode },
-  { wire: openaiResponsesWire, path: /^\/openai\/v1\/responses$/, isStreaming: streamFlag },
-  {
-    wire: openaiResponsesWire,
-    path: /^\/chatgpt\/backend-api\/codex\/responses$/,
-    isStreaming: streamFlag,
-    check: checkCodex,
-    encodeHttpError: (status, message, type) =>
-      status === 400
-        ? { detail: message }
-        : status === 401
-          ? { error: { message, code: "token_expired" } }
-          : openaiResponsesWire.encodeHttpError(status, message, type),
-  },
-  {
-    wire: geminiWire,
-    path: /^\/google\/v1beta\/.+:(stream)?[gG]enerateContent$/,
-    isStreaming: (_body, url) =>
-      url.pathname.endsWith(":streamGenerateContent") && url.searchParams.get("alt") === "sse",
-  },
-  { wire: openaiCompatWire, path: /^\/compat\/v1\/chat\/completions$/, isStreaming: streamFlag },
-];
-
 /** What the OpenAI-compatible endpoint lists at GET /compat/v1/models (Ollama-style ids). */
 export const COMPAT_MODELS = ["llama3.2", "qwen2.5-coder"];
-
-const SECRET_HEADERS = new Set(["authorization", "x-api-key", "x-goog-api-key", "api-key"]);
 
 export async function startFakeProvider(options: FakeProviderOptions = {}): Promise<FakeProvider> {
   const queues = new Map<ProviderId | "any", ReplySource[]>();
   const recorded: RecordedRequest[] = [];
   let fallback: ReplySource = options.defaultReply ?? defaultReply;
   const codeAssist = new CodeAssistAccounts();
-  const routes = [...ROUTES, codeAssistRoute(codeAssist)];
+  const routes = providerRoutes(codeAssist);
   let isClosing = false;
 
   const enqueue = (key: ProviderId | "any", replies: ReplySource[]) =>
@@ -289,70 +212,11 @@ export async function startFakeProvider(options: FakeProviderOptions = {}): Prom
   };
 }
 
-/**
- * Writes the events as one SSE response, pausing `delayMs` between events. Stops as soon as the
- * client disconnects (reporting it through onAbort); an AbruptClose event ends the socket without
- * finishing the HTTP response, which the client sees as a dropped connection.
- */
-async function writeStream(res: ServerResponse, events: WireEvent[], delayMs: number, onAbort: () => void) {
-  const hangUp = new AbortController();
-  let isClosingOnPurpose = false;
-  res.on("close", () => {
-    if (!res.writableFinished && !isClosingOnPurpose) onAbort();
-    hangUp.abort();
-  });
-  res.writeHead(200, { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache" });
-  res.flushHeaders();
-  for (const [index, event] of events.entries()) {
-    if (index > 0 && delayMs > 0) await sleep(delayMs, undefined, { signal: hangUp.signal }).catch(() => undefined);
-    if (hangUp.signal.aborted) return;
-    if ("abruptClose" in event) {
-      isClosingOnPurpose = true;
-      res.socket?.end();
-      return;
-    }
-    res.write(formatSse(event));
-  }
-  res.end();
-}
-
-async function readBody(req: IncomingMessage): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString("utf8");
-}
-
-function parseJson(raw: string): Record<string, unknown> | undefined {
-  try {
-    const value: unknown = JSON.parse(raw);
-    return typeof value === "object" && value !== null && !Array.isArray(value) ? asRecord(value) : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-function redactHeaders(req: IncomingMessage): Record<string, string> {
-  return Object.fromEntries(
-    Object.entries(req.headers).map(([name, value]) => [
-      name,
-      SECRET_HEADERS.has(name) ? "present" : Array.isArray(value) ? value.join(", ") : (value ?? ""),
-    ]),
-  );
-}
-
-/** One log line: the request, the reply it took (scripted for which message, echo, …), how it ended. */
-function describeRequest(record: RecordedRequest, request: ParsedRequest, source: ReplySource): string {
-  const took =
-    typeof source === "string"
-      ? source
-      : typeof source === "function"
-        ? "a reply function"
-        : source.forMessage
-          ? `the reply scripted for ${JSON.stringify(source.forMessage)}`
-          : "a scripted reply";
-  const user = JSON.stringify((request.lastUserText ?? "").slice(0, 60));
-  const ended = record.aborted ? "aborted by the client" : `status ${record.status}`;
-  return `${record.provider} ${record.path}: user ${user}, ${request.toolResults.length} tool results; took ${took}; ${ended}`;
-}
-
-export { type ParsedRequest, PROVIDER_IDS, type ProviderId, type ReplySource, type ScriptedReply };
+export {
+  type ParsedRequest,
+  PROVIDER_IDS,
+  type ProviderId,
+  type RecordedRequest,
+  type ReplySource,
+  type ScriptedReply,
+};

@@ -2,29 +2,24 @@
 // now): a fresh Postgres database, the fake provider, two admin connectors (`fixture`, `extra`)
 // running our MCP fixture over stdio behind the real registry and connection pool, and a session
 // manager whose tool source is that registry, counting every call it runs.
-import { sharedFixtureStdioConfig } from "../mcp-fixture/launch.ts";
 import { startFakeProvider } from "../fake-provider/server.ts";
-import { ConnectionPool } from "../../../server/mcp/connection-pool.ts";
-import { McpRegistry } from "../../../server/mcp/registry.ts";
-import type { RegistryOptions } from "../../../server/mcp/registry-options.ts";
+import type { McpRegistry } from "../../../server/mcp/registry.ts";
 import { setConnectorEnabled } from "../../../server/mcp/session-tools.ts";
 import { setToolPolicy } from "../../../server/policy/connector-policy.ts";
-import { recordToolsChanged } from "../../../server/session/tools-changed.ts";
 import type { SessionManager } from "../../../server/session/manager.ts";
 import { startListening, stopListening } from "../../../server/db/notifier.ts";
 import type { ToolSource } from "../../../server/core/tool-source.ts";
 import { createTestDatabase, type TestDatabase } from "./database.ts";
 import { createManager, createUserWithSession, type FakeProvider } from "./engine.ts";
+import { type FixtureRegistry, wireFixtureRegistry } from "./fixture-registry.ts";
 
 export type ConnectorName = "fixture" | "extra";
-type ResolveConnector = RegistryOptions["resolveConnector"];
 
 export type ConnectorBed = {
   database: TestDatabase;
   fake: FakeProvider;
   registry: McpRegistry;
-  /** What session-tools.ts needs (the Tools panel). */
-  deps: { db: TestDatabase["db"]; registry: McpRegistry; pool: ConnectionPool; resolveConnector: ResolveConnector };
+  deps: FixtureRegistry["deps"];
   manager: SessionManager;
   /** Canonical names of the tool calls that ran, in order (clear it per test). */
   calls: string[];
@@ -46,27 +41,8 @@ export async function startConnectorBed(): Promise<ConnectorBed> {
   for (const name of ["fixture", "extra"] as const) {
     connectors[name] = (await db.connector.create({ data: { source: "admin", name, transport: "stdio" } })).id;
   }
-  // One process for every user (`"shared": true`): these beds test turns and policy, not isolation
-  // (per-user processes: server/mcp/per-user-stdio.integration.test.ts), and a spawn per user is slow.
-  const config = sharedFixtureStdioConfig();
-  const resolveConnector = (id: string) => {
-    const name = Object.entries(connectors).find(([, connectorId]) => connectorId === id)?.[0];
-    return Promise.resolve(name ? { id, name, config } : null);
-  };
-  const events = { registry: null as McpRegistry | null };
-  const pool = new ConnectionPool({
-    onToolsChanged: (key) => void events.registry?.rebuildForConnector(key, "list_changed"),
-  });
-  const registry = new McpRegistry({
-    db,
-    pool,
-    resolveConnector,
-    onToolsChanged: recordToolsChanged(db),
-    toolTimeoutMs: 10_000,
-    maxOutputChars: 10_000,
-  });
-  events.registry = registry;
-  const deps = { db, registry, pool, resolveConnector };
+  const nameOf = (id: string) => Object.entries(connectors).find(([, connectorId]) => connectorId === id)?.[0];
+  const { pool, registry, deps } = wireFixtureRegistry(db, nameOf, 10_000);
   const calls: string[] = [];
   const tools: ToolSource = {
     snapshot: (sessionId) => registry.snapshot(sessionId),

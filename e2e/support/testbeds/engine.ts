@@ -3,8 +3,12 @@
 // tests use to wait for a turn and read what it stored.
 import { randomUUID } from "node:crypto";
 
-import { createLanguageModel } from "../../../server/providers/model-factory.ts";
-import type { ModelResolver } from "../../../server/providers/model-resolver.ts";
+import { createLanguageModel, serverModelsOf } from "../../../server/providers/model-factory.ts";
+import {
+  createModelResolver,
+  type ModelResolver,
+  type ResolverOptions,
+} from "../../../server/providers/model-resolver.ts";
 import { createBuiltinToolSource } from "../../../server/mcp/builtin-tools.ts";
 import type { ProviderId } from "../../../server/core/canonical.ts";
 import { holdInstanceLock } from "../../../server/session/instance-lock.ts";
@@ -72,6 +76,29 @@ export function createManager(
     leaseMs: 1_500,
     ...overrides,
   });
+}
+
+/**
+ * A started manager whose models come from the app's real resolver over `resolver.env` (server keys,
+ * users' own accounts and endpoints), offering the server models that env configures and no default
+ * model; four steps a turn. The caller stops it.
+ */
+export function createResolverManager(resolver: ResolverOptions, overrides: Partial<ManagerOptions> = {}) {
+  const manager = new SessionManager({
+    db: resolver.db,
+    tools: createBuiltinToolSource(),
+    resolveModel: createModelResolver(resolver),
+    defaultModel: () => null,
+    serverModels: serverModelsOf(resolver.env),
+    maxSteps: 4,
+    toolTimeoutMs: 5_000,
+    toolCallsPerResponse: 8,
+    toolCallsPerMinute: 100,
+    leaseMs: 2_000,
+    ...overrides,
+  });
+  manager.start();
+  return manager;
 }
 
 export type TestEngine = {

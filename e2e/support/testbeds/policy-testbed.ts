@@ -2,17 +2,14 @@
 // fixture as an admin connector behind a real registry, and two SessionManagers on the same database
 // with different instance ids (`manager` runs the turns; `second` stands for another app instance).
 // Both use DEFAULT_SYSTEM as the system prompt of chats without a persona.
-import { sharedFixtureStdioConfig } from "../mcp-fixture/launch.ts";
 import { startFakeProvider } from "../fake-provider/server.ts";
-import { ConnectionPool } from "../../../server/mcp/connection-pool.ts";
-import { McpRegistry } from "../../../server/mcp/registry.ts";
 import { type RegistryTool } from "../../../server/mcp/registry-tool.ts";
 import { setConnectorEnabled } from "../../../server/mcp/session-tools.ts";
-import { recordToolsChanged } from "../../../server/session/tools-changed.ts";
 import type { ManagerOptions, SessionManager } from "../../../server/session/manager.ts";
 import { startListening, stopListening } from "../../../server/db/notifier.ts";
 import { createTestDatabase, type TestDatabase } from "./database.ts";
 import { createManager, createUserWithSession, TEST_MODELS, waitFor, type FakeProvider } from "./engine.ts";
+import { wireFixtureRegistry } from "./fixture-registry.ts";
 
 export const DEFAULT_SYSTEM = "DEFAULT SYSTEM PROMPT of this instance.";
 export const ANTHROPIC = { provider: "anthropic", model: TEST_MODELS.anthropic } as const;
@@ -25,25 +22,8 @@ export async function createPolicyTestbed() {
   const fake: FakeProvider = await startFakeProvider({});
   await startListening(database.url);
   const connector = await db.connector.create({ data: { source: "admin", name: "fixture", transport: "stdio" } });
-  // One process for every user (`"shared": true`): these beds test turns and policy, not isolation
-  // (per-user processes: server/mcp/per-user-stdio.integration.test.ts), and a spawn per user is slow.
-  const config = sharedFixtureStdioConfig();
-  const resolveConnector = (id: string) =>
-    Promise.resolve(id === connector.id ? { id, name: "fixture", config } : null);
-  const events = { registry: null as McpRegistry | null };
-  const pool = new ConnectionPool({
-    onToolsChanged: (key) => void events.registry?.rebuildForConnector(key, "list_changed"),
-  });
-  const registry = new McpRegistry({
-    db,
-    pool,
-    resolveConnector,
-    onToolsChanged: recordToolsChanged(db),
-    toolTimeoutMs: 5_000,
-    maxOutputChars: 10_000,
-  });
-  events.registry = registry;
-  const deps = { db, registry, pool, resolveConnector };
+  const nameOf = (id: string) => (id === connector.id ? "fixture" : undefined);
+  const { pool, registry, deps } = wireFixtureRegistry(db, nameOf, 5_000);
   const managers: SessionManager[] = [];
   /** A manager on this testbed's database, registry and fake provider; stopped by close(). */
   const startManager = (overrides: Partial<ManagerOptions> = {}) => {

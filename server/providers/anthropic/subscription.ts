@@ -10,7 +10,7 @@ import {
   sendOAuthRequest,
   type TokenSet,
 } from "../subscriptions/oauth-http.ts";
-import type { Pkce } from "../subscriptions/pkce.ts";
+import { pkceAuthorizeUrl, type Pkce } from "../subscriptions/pkce.ts";
 
 export type AnthropicOAuthConfig = Pick<
   Env,
@@ -24,18 +24,14 @@ export type AnthropicOAuthConfig = Pick<
 const VENDOR = "Anthropic";
 
 export function anthropicAuthorizeUrl(config: AnthropicOAuthConfig, pkce: Pkce, state: string): string {
-  const url = new URL(config.ANTHROPIC_OAUTH_AUTHORIZE_URL);
-  url.search = new URLSearchParams({
+  const params = {
     code: "true",
     client_id: config.ANTHROPIC_OAUTH_CLIENT_ID,
     response_type: "code",
     redirect_uri: config.ANTHROPIC_OAUTH_REDIRECT_URI,
     scope: config.ANTHROPIC_OAUTH_SCOPES,
-    code_challenge: pkce.challenge,
-    code_challenge_method: pkce.method,
-    state,
-  }).toString();
-  return url.toString();
+  };
+  return pkceAuthorizeUrl(config.ANTHROPIC_OAUTH_AUTHORIZE_URL, params, pkce, state);
 }
 
 export type AnthropicSignIn = { tokens: TokenSet; identity?: string };

@@ -11,7 +11,7 @@ import {
   sendOAuthRequest,
   type TokenSet,
 } from "../subscriptions/oauth-http.ts";
-import type { Pkce } from "../subscriptions/pkce.ts";
+import { pkceAuthorizeUrl, type Pkce } from "../subscriptions/pkce.ts";
 
 export type GoogleOAuthConfig = Pick<
   Env,
@@ -31,19 +31,15 @@ export const GOOGLE_SCOPES = [
 ];
 
 export function googleAuthorizeUrl(config: GoogleOAuthConfig, pkce: Pkce, state: string): string {
-  const url = new URL(config.GOOGLE_OAUTH_AUTHORIZE_URL);
-  url.search = new URLSearchParams({
+  const params = {
     client_id: config.GOOGLE_OAUTH_CLIENT_ID,
     redirect_uri: config.GOOGLE_OAUTH_REDIRECT_URI,
     response_type: "code",
     scope: GOOGLE_SCOPES.join(" "),
     access_type: "offline",
     prompt: "consent",
-    code_challenge: pkce.challenge,
-    code_challenge_method: pkce.method,
-    state,
-  }).toString();
-  return url.toString();
+  };
+  return pkceAuthorizeUrl(config.GOOGLE_OAUTH_AUTHORIZE_URL, params, pkce, state);
 }
 
 export type GoogleSignIn = { tokens: TokenSet; identity?: string };
