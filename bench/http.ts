@@ -54,7 +54,9 @@ async function measureSingle(samples: number, run: (index: number) => Promise<St
 }
 
 async function measurePatchbay(fake: RunningFake, options: BenchOptions, workers: number): Promise<Column> {
+  console.log(`  http: starting the production build with ${workers} worker(s)…`);
   const app = await startApp(fake, { port: APP_PORT, workers });
+  console.log(`  http: serving at ${app.url}; ${options.httpSamples} single streams, then ${options.httpLevels.join(", ")} at once`);
   const stream = { chunks: options.chunks, timeoutMs: options.timeoutMs };
   try {
     const browsers = await Promise.all(
@@ -67,6 +69,7 @@ async function measurePatchbay(fake: RunningFake, options: BenchOptions, workers
     );
     const levels: LevelFigures[] = [];
     for (const count of options.httpLevels) {
+      console.log(`  http: ${count} streams at once…`);
       const users = await Promise.all(
         Array.from({ length: count }, (_, index) => createBrowser(app.database, `l${count}u${index}`)),
       );
