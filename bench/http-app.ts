@@ -25,6 +25,8 @@ export type RunningApp = {
   database: TestDatabase;
   /** Process ids of the app (start.ts, next-server and its workers), for CPU figures. */
   pids(): number[];
+  /** What the app printed so far. */
+  output(): string;
   stop(): Promise<void>;
 };
 
@@ -127,6 +129,7 @@ export async function startApp(fake: RunningFake, options: { port: number; worke
     url,
     database,
     pids: () => processTree(child.pid!),
+    output: () => output,
     stop: async () => {
       if (child.exitCode === null) {
         child.kill("SIGTERM");

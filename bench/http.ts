@@ -56,7 +56,9 @@ async function measureSingle(samples: number, run: (index: number) => Promise<St
 async function measurePatchbay(fake: RunningFake, options: BenchOptions, workers: number): Promise<Column> {
   console.log(`  http: starting the production build with ${workers} worker(s)…`);
   const app = await startApp(fake, { port: APP_PORT, workers });
-  console.log(`  http: serving at ${app.url}; ${options.httpSamples} single streams, then ${options.httpLevels.join(", ")} at once`);
+  console.log(
+    `  http: serving at ${app.url}; ${options.httpSamples} single streams, then ${options.httpLevels.join(", ")} at once`,
+  );
   const stream = { chunks: options.chunks, timeoutMs: options.timeoutMs };
   try {
     const browsers = await Promise.all(
@@ -81,6 +83,8 @@ async function measurePatchbay(fake: RunningFake, options: BenchOptions, workers
         ),
       );
     }
+    if ([single, ...levels].some((level) => level.errors.length > 0))
+      console.log(`  http: the app's last output lines:\n${app.output().split("\n").slice(-15).join("\n")}`);
     return { name: `Patchbay, ${workers} worker${workers === 1 ? "" : "s"}`, single, levels };
   } finally {
     await app.stop();

@@ -18,6 +18,7 @@ import path from "node:path";
 import { constants } from "node:os";
 import { createInterface } from "node:readline";
 
+import { applyMigrations } from "../db/migrate.ts";
 import { env } from "../env.ts";
 
 const root = path.resolve(import.meta.dirname, "../..");
@@ -122,4 +123,6 @@ if (!(await isBuildCurrent())) {
 const workersNote = env.PATCHBAY_WORKERS > 1 ? ` (${env.PATCHBAY_WORKERS} worker processes)` : "";
 console.log(`Patchbay on http://${env.HOST === "127.0.0.1" ? "localhost" : env.HOST}:${env.PORT}${workersNote}`);
 const serveArgs = ["start", "--hostname", env.HOST, "--port", String(env.PORT)];
+// Several workers: the migrations are applied once here, not raced for by every worker at start.
+if (env.PATCHBAY_WORKERS > 1 && env.DATABASE_URL) await applyMigrations(env.DATABASE_URL);
 process.exit(await (env.PATCHBAY_WORKERS > 1 ? runWorkers(serveArgs, env.PATCHBAY_WORKERS) : runNext(serveArgs)));
