@@ -143,7 +143,7 @@ describe("in-memory fan-out of streamed deltas", () => {
   });
 
   it("never hands out a reserved id below an event appended meanwhile", async () => {
-    const { turn, reserved } = await startedRequest(4);
+    const { turn, reserved } = await startedRequest(20); // enough that taking one starts no refill
     const reservation = new EventIdReservation(streamPoolOf(database.db), turn.sessionId, reserved);
     expect(reservation.take(1)).toEqual([reserved[0]]);
     const later = await appendEvent(database.db, {
@@ -151,7 +151,7 @@ describe("in-memory fan-out of streamed deltas", () => {
       type: "tools.changed",
       data: { revision: 2, reason: "test" },
     });
-    expect(reservation.take(1)).toBeNull(); // the rest are below `later`
+    expect(reservation.take(1)).toBeNull(); // the other 19 are below `later`
     await reservation.ensure(2);
     const fresh = reservation.take(2)!;
     expect(fresh.every((id) => BigInt(id) > BigInt(later))).toBe(true);
