@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { createTestDatabase, createTestUser, type TestDatabase } from "../../e2e/support/testbeds/database.ts";
 import { AssistantDraft } from "./assistant-draft.ts";
+import { queueDeltas } from "./delta-queue.ts";
 import { EventIdReservation } from "./event-ids.ts";
 import { followEvents } from "./event-feed.ts";
 import { appendEvent } from "./event-log.ts";
@@ -155,5 +156,21 @@ describe("in-memory fan-out of streamed deltas", () => {
     await reservation.ensure(2);
     const fresh = reservation.take(2)!;
     expect(fresh.every((id) => BigInt(id) > BigInt(later))).toBe(true);
+  });
+
+  it("stores a numbered batch once when its statement is sent again (a retry after a lost answer)", async () => {
+    const { turn, messageId, reserved } = await startedRequest(2);
+    const delta = { messageId, partIndex: 0, text: "a" };
+    const batch = {
+      sessionId: turn.sessionId,
+      turnId: turn.id,
+      messageId,
+      parts: JSON.stringify([{ type: "text", text: "a" }]),
+      events: [{ type: "text.delta" as const, data: delta, id: reserved[0]!, createdAt: new Date() }],
+    };
+    await queueDeltas(streamPoolOf(database.db), batch);
+    await queueDeltas(streamPoolOf(database.db), batch);
+    const log = await readEventsAfter(database.db, turn.sessionId, null);
+    expect(log.filter((event) => event.type === "text.delta").map((event) => event.id)).toEqual([reserved[0]]);
   });
 });

@@ -11,7 +11,9 @@
 //    instances are NOTIFYed;
 //  - a database outage loses no delta: while the database is unreachable (database-unavailable.ts)
 //    the queued deltas stay queued, in order, and the statement is retried with backoff for up to
-//    DELTA_OUTAGE_BUDGET_MS; only past that do their waiters see the error.
+//    DELTA_OUTAGE_BUDGET_MS; only past that do their waiters see the error. A retry of a statement
+//    that did commit (the connection broke before its answer) stores numbered events once: their
+//    ids are taken already, so they are skipped (ON CONFLICT DO NOTHING), and the parts are the same.
 import type pg from "pg";
 
 import { isDatabaseUnavailable } from "../database-unavailable.ts";
@@ -192,6 +194,7 @@ async function writeDeltas(client: pg.PoolClient, taken: [string, QueuedDeltas][
         COALESCE((e.value ->> 'createdAt')::timestamptz, now()) AT TIME ZONE 'UTC'
       FROM input i CROSS JOIN LATERAL jsonb_array_elements(i."events") WITH ORDINALITY AS e(value, ord)
       ORDER BY i."ord", e.ord
+      ON CONFLICT ("id") DO NOTHING
       RETURNING id, "sessionId", "turnId", "type", "data", "createdAt"
     )
     SELECT s."sessionId", (SELECT count(*) FROM updated) AS updated,
