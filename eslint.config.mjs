@@ -131,6 +131,7 @@ export default tseslint.config(
       "playwright.config.ts",
       "vitest.config.ts",
       "e2e/**",
+      "bench/**",
       ".ci/**",
     ],
     rules: { "no-restricted-properties": "off" },

@@ -62,6 +62,7 @@ const schema = z
     PATCHBAY_DATA_DIR: z.string().trim().min(1).default(".data"),
     HOST: z.string().trim().min(1).default("127.0.0.1"),
     PORT: port(3000),
+    PATCHBAY_WORKERS: z.coerce.number({ error: "must be a whole number" }).int().min(1).max(64).default(1),
     AUTH_URL: optionalUrl,
     AUTH_SECRET: optionalString.pipe(
       z.string().min(32, { error: "must be at least 32 characters (try: openssl rand -base64 33)" }).optional(),
@@ -168,6 +169,13 @@ const schema = z
         path: ["PATCHBAY_ENCRYPTION_KEY"],
         message:
           "is required in production with DATABASE_URL (it encrypts tokens and keys at rest; every instance needs the same key)",
+      });
+    }
+    if (value.PATCHBAY_WORKERS > 1 && !value.DATABASE_URL) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["PATCHBAY_WORKERS"],
+        message: "above 1 needs DATABASE_URL (the embedded Postgres belongs to one process)",
       });
     }
     for (const [nameA, a, nameB, b] of pairs) {

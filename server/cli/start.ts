@@ -7,12 +7,18 @@
 //   SIGINT and dies of SIGHUP, so when npm goes away this process stops the server as on SIGHUP.
 // - A child that has not exited 30 s after the first signal is killed; nothing is left running.
 // - One address is printed: Patchbay's own line; Next.js's "Local:" / "Network:" lines are dropped.
+// - PATCHBAY_WORKERS=N (N > 1) serves with N `next start` worker processes sharing the one socket
+//   (node:cluster, connections handed out round-robin); each is an instance as separate machines
+//   would be, coordinated through Postgres (instance lock, leases, NOTIFY). Signals go to every
+//   worker; when one exits on its own the others are stopped and this process exits with its code.
 import { type ChildProcess, spawn } from "node:child_process";
+import cluster from "node:cluster";
 import { readdir, stat } from "node:fs/promises";
 import path from "node:path";
 import { constants } from "node:os";
 import { createInterface } from "node:readline";
 
+import { applyMigrations } from "../db/migrate.ts";
 import { env } from "../env.ts";
 
 const root = path.resolve(import.meta.dirname, "../..");
@@ -41,7 +47,8 @@ async function isBuildCurrent(): Promise<boolean> {
   return build.mtimeMs >= Math.max(...sources);
 }
 
-let child: ChildProcess | null = null;
+/** What a signal is passed to: the build or server process, or every worker. */
+let child: { kill(signal: NodeJS.Signals): void } | null = null;
 let stopSignal: ForwardedSignal | null = null;
 
 function exitCodeOf(code: number | null, signal: NodeJS.Signals | null): number {
@@ -63,17 +70,47 @@ for (const signal of FORWARDED_SIGNALS) process.on(signal, () => stop(signal));
 const parentPid = process.ppid;
 setInterval(() => process.ppid !== parentPid && stop("SIGHUP"), PARENT_CHECK_MS).unref();
 
-function runNext(args: string[]): Promise<number> {
-  const nextBin = path.join(root, "node_modules", "next", "dist", "bin", "next");
-  const started = spawn(process.execPath, [nextBin, ...args], { cwd: root, stdio: ["inherit", "pipe", "inherit"] });
-  child = started;
-  createInterface({ input: started.stdout }).on("line", (line) => {
+const nextBin = path.join(root, "node_modules", "next", "dist", "bin", "next");
+
+function printOutput(started: ChildProcess): void {
+  createInterface({ input: started.stdout! }).on("line", (line) => {
     if (!NEXT_ADDRESS_LINE.test(line)) process.stdout.write(`${line}\n`);
   });
+}
+
+function runNext(args: string[]): Promise<number> {
+  const started = spawn(process.execPath, [nextBin, ...args], { cwd: root, stdio: ["inherit", "pipe", "inherit"] });
+  child = started;
+  printOutput(started);
   return new Promise((resolve) =>
     started.on("exit", (code, signal) => {
       child = null;
       resolve(exitCodeOf(code, signal));
+    }),
+  );
+}
+
+/** `next start` in `count` cluster workers on one socket; the exit code of the first to exit. */
+function runWorkers(args: string[], count: number): Promise<number> {
+  cluster.setupPrimary({ exec: nextBin, args, cwd: root, silent: true, stdio: ["inherit", "pipe", "inherit", "ipc"] });
+  const workers = Array.from({ length: count }, () => cluster.fork());
+  const processes = workers.map((worker) => worker.process);
+  for (const started of processes) printOutput(started);
+  child = {
+    kill: (signal) => {
+      for (const worker of processes) if (worker.exitCode === null) worker.kill(signal);
+    },
+  };
+  let firstCode: number | null = null;
+  let running = count;
+  return new Promise((resolve) =>
+    cluster.on("exit", (_worker, code, signal) => {
+      firstCode ??= exitCodeOf(code, signal as NodeJS.Signals | null);
+      if (!stopSignal) stop("SIGTERM"); // one worker gone on its own: the others follow
+      if (--running === 0) {
+        child = null;
+        resolve(firstCode);
+      }
     }),
   );
 }
@@ -83,5 +120,9 @@ if (!(await isBuildCurrent())) {
   const code = await runNext(["build"]);
   if (code !== 0 || stopSignal) process.exit(stopSignal ? exitCodeOf(null, stopSignal) : code);
 }
-console.log(`Patchbay on http://${env.HOST === "127.0.0.1" ? "localhost" : env.HOST}:${env.PORT}`);
-process.exit(await runNext(["start", "--hostname", env.HOST, "--port", String(env.PORT)]));
+const workersNote = env.PATCHBAY_WORKERS > 1 ? ` (${env.PATCHBAY_WORKERS} worker processes)` : "";
+console.log(`Patchbay on http://${env.HOST === "127.0.0.1" ? "localhost" : env.HOST}:${env.PORT}${workersNote}`);
+const serveArgs = ["start", "--hostname", env.HOST, "--port", String(env.PORT)];
+// Several workers: the migrations are applied once here, not raced for by every worker at start.
+if (env.PATCHBAY_WORKERS > 1 && env.DATABASE_URL) await applyMigrations(env.DATABASE_URL);
+process.exit(await (env.PATCHBAY_WORKERS > 1 ? runWorkers(serveArgs, env.PATCHBAY_WORKERS) : runNext(serveArgs)));

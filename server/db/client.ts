@@ -1,10 +1,14 @@
 // The database handles, and the database they talk to. DATABASE_URL set: that Postgres. Unset: the
-// embedded Postgres in PATCHBAY_DATA_DIR. Either way one `pg.Pool` per client carries every query:
-// the Prisma client (through the `pg` driver adapter) for most of the app, and raw parameterised SQL
-// on the same pool for the session engine's hot path (server/session/event-log.ts,
-// turn-sql.ts, lease-store.ts), where Prisma's per-query CPU cost dominates. Every pending
-// migration is applied before the first query. One client per process (kept on globalThis so Next.js
-// dev reloads do not open a new pool each time).
+// embedded Postgres in PATCHBAY_DATA_DIR. Each client has two `pg.Pool`s:
+//  - the request pool (poolOf) carries every query of requests and turns: the Prisma client (through
+//    the `pg` driver adapter) and raw parameterised SQL for the session engine's hot path
+//    (server/session/event-log.ts, turn-sql.ts, lease-store.ts), where Prisma's per-query CPU cost
+//    dominates;
+//  - the streaming pool (streamPoolOf, STREAM_POOL_SIZE connections, opened on first use) carries
+//    only the streamed deltas (session/delta-queue.ts) and event id reservations, so neither waits
+//    behind the other; it ends with the request pool.
+// Every pending migration is applied before the first query. One client per process (kept on
+// globalThis so Next.js dev reloads do not open a new pool each time).
 import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
 
@@ -21,10 +25,15 @@ type DbState = { client: PrismaClient; url: string; close(): Promise<void> };
 const globalForDb = globalThis as unknown as {
   patchbayDb?: Promise<DbState>;
   patchbayPools?: WeakMap<PrismaClient, pg.Pool>;
+  patchbayStreamPools?: WeakMap<PrismaClient, pg.Pool>;
 };
 
 /** The pool under each client made here (see poolOf); process-wide, as Next.js may load this module twice. */
 const pools = (globalForDb.patchbayPools ??= new WeakMap());
+const streamPools = (globalForDb.patchbayStreamPools ??= new WeakMap());
+
+/** Connections of the streaming pool: one statement is in flight at a time, plus a reservation. */
+const STREAM_POOL_SIZE = 2;
 
 async function openDatabase(): Promise<DbState> {
   const embedded = env.DATABASE_URL ? undefined : await startEmbeddedPostgres(env.PATCHBAY_DATA_DIR);
@@ -66,6 +75,14 @@ export function poolOf(db: Db): SqlPool {
   return pool;
 }
 
+/** The client's streaming pool (see the top of this file): streamed deltas and event id reservations. */
+export function streamPoolOf(db: Db): SqlPool {
+  const stream = streamPools.get(db);
+  if (!stream)
+    throw new Error("This Prisma client was not created by server/db/client.ts, so it has no streaming pool.");
+  return stream;
+}
+
 /** The connection URL in use (embedded or DATABASE_URL), for components that need a raw connection. */
 export async function getDatabaseUrl(): Promise<string> {
   await getDb();
@@ -84,13 +101,25 @@ export async function closeDb(): Promise<void> {
  * benches and CLI tools. `$disconnect()` ends the pool too.
  */
 export function createDbClient(url: string, options: { max?: number } = {}): PrismaClient {
-  const pool = new pg.Pool({ connectionString: url, max: options.max ?? 10 });
+  const pool = openPool(url, options.max ?? 10);
+  const stream = openPool(url, STREAM_POOL_SIZE);
+  const endRequestPool = pool.end.bind(pool);
+  // Prisma's $disconnect ends the request pool; the streaming pool goes with it.
+  pool.end = async () => {
+    await Promise.all([stream.ending ? undefined : stream.end(), endRequestPool()]);
+  };
+  const client = new PrismaClient({ adapter: new PrismaPg(pool, { disposeExternalPool: true }) });
+  pools.set(client, pool);
+  streamPools.set(client, stream);
+  return client;
+}
+
+function openPool(url: string, max: number): pg.Pool {
+  const pool = new pg.Pool({ connectionString: url, max });
   // An idle connection that breaks (a restarted server, a dropped test database) must not crash the
   // process: the pool discards it and the next query opens a new one.
   pool.on("error", (error) => {
     if (!pool.ending) console.warn(`[patchbay] idle database connection lost: ${error.message}`);
   });
-  const client = new PrismaClient({ adapter: new PrismaPg(pool, { disposeExternalPool: true }) });
-  pools.set(client, pool);
-  return client;
+  return pool;
 }

@@ -11,7 +11,7 @@ import { appRouter, createCaller } from "../api/root.ts";
 import { createDbClient, type Db } from "../db/client.ts";
 import { CuttableProxy } from "../../e2e/support/cuttable-proxy.ts";
 import { createTestDatabase, createTestUser, type TestDatabase } from "../../e2e/support/testbeds/database.ts";
-import { publishMessageDeltas } from "./event-log.ts";
+import { publishMessageDeltas } from "./delta-queue.ts";
 import { newRowId, recordRequestStart, startTurnRows } from "./turn-sql.ts";
 
 const OUTAGE_MS = 10_000;

@@ -5,7 +5,7 @@
 // time (the turn that holds the session), so ids are in commit order within a session. The SQL is
 // in event-log.ts (with the event types); this module follows the log for a subscriber.
 import type { Db } from "../db/client.ts";
-import { onEventsAppended, type AppendedEvents } from "./event-log.ts";
+import { noteEventSeen, onEventsAppended, type AppendedEvents } from "./event-log.ts";
 import { EVENT_PAGE_SIZE, readEventsAfter } from "./event-reads.ts";
 import { type SessionEventDto } from "./event-types.ts";
 import { CHANNELS, onNotification } from "../db/notifier.ts";
@@ -44,6 +44,7 @@ export async function* followEvents(
       if (isStale) {
         isStale = false; // before the read: a notification during it means read again
         const events = await readEventsAfter(db, sessionId, cursor);
+        if (events.length > 0) noteEventSeen(sessionId, events.at(-1)!.id);
         for (const event of events) {
           cursor = event.id;
           yield event;

@@ -1,22 +1,29 @@
 // Persists an assistant message while it streams (see createWriter). Used by turn-runner.ts for each
-// model request; it owns the batching of deltas and the order of the writes.
+// model request; it owns the batching of deltas, their numbering and the order of the writes.
 import type { AssistantDraft } from "./assistant-draft.ts";
 import type { ToolCallPart } from "../core/canonical.ts";
-import { publishMessageDeltas, type EventInput } from "./event-log.ts";
+import { streamPoolOf } from "../db/client.ts";
+import { queueDeltas, type DeltaEvent } from "./delta-queue.ts";
+import type { EventIdReservation } from "./event-ids.ts";
+import { publishHere, type EventInput } from "./event-log.ts";
+import type { SessionEventDto } from "./event-types.ts";
 import { toPartDto } from "./history.ts";
 import type { TurnDeps, TurnSpec } from "./turn-spec.ts";
 
 const DEFAULT_FLUSH_MS = 16;
 
 /**
- * Persists the draft. The first delta of a request is published at once (time to first token),
- * later ones in batches every flushIntervalMs; a tool call at once, with the deltas before it. Each
- * batch writes the message's parts and the events that brought it there in one statement
- * (publishMessageDeltas), so a history read holds exactly the content of the events up to its
- * lastEventId. The parts are serialised when the batch is taken, so the draft may grow meanwhile.
- * Writes queue behind `ready` (the request's bookkeeping) and each other; the first failure stops
- * the queue and is rethrown by settled(), publishToolCall() and close(). Nothing is written after
- * the turn was aborted.
+ * Publishes and persists the draft. The first delta of a request goes out at once (time to first
+ * token), later ones in batches every flushIntervalMs; a tool call at once, with the deltas before
+ * it. Each batch is numbered from `ids` (event-ids.ts), published to this process's subscribers
+ * at once (event-log.ts, publishHere) and queued to be stored behind: the message's parts and the
+ * events that brought it there in one statement (delta-queue.ts), so a history read holds exactly
+ * the content of the events up to its lastEventId. The parts are serialised when the batch is
+ * taken, so the draft may grow meanwhile. Batches go out behind `ready` (the request's bookkeeping:
+ * the message row and its message.created event come first; it hands over the reserved ids) and
+ * in order; the first failure (a batch that could not be stored) stops the writer and is rethrown
+ * by settled(), publishToolCall() and close(). Nothing is published after the turn was aborted;
+ * what was published is stored.
  */
 export function createWriter(
   deps: TurnDeps,
@@ -24,36 +31,51 @@ export function createWriter(
   messageId: string,
   draft: AssistantDraft,
   signal: AbortSignal,
-  ready: Promise<void>,
+  ready: Promise<EventIdReservation>,
 ) {
+  const pool = streamPoolOf(deps.db);
   let timer: NodeJS.Timeout | null = null;
   let failure: { error: unknown } | null = null;
   const fail = (error: unknown) => void (failure ??= { error });
-  let chain: Promise<void> = ready.catch(fail);
+  let ids: EventIdReservation | null = null;
+  let chain: Promise<void> = ready.then((reserved) => void (ids = reserved)).catch(fail);
+  const stored = new Set<Promise<void>>();
   let isFirst = true;
   const settled = async () => {
     await chain;
+    await Promise.all(stored);
     if (failure) throw failure.error;
   };
+  const sendBatch = async (extra: EventInput[]) => {
+    if (signal.aborted || failure || !ids) return;
+    const inputs: EventInput[] = draft.takePending().map((delta) => ({
+      type: delta.kind === "text" ? "text.delta" : "reasoning.delta",
+      data: { messageId, partIndex: delta.partIndex, text: delta.text },
+    }));
+    inputs.push(...extra);
+    if (inputs.length === 0) return;
+    const parts = JSON.stringify(draft.parts); // exactly these deltas: serialised before any wait
+    let numbered = ids.take(inputs.length);
+    while (!numbered) {
+      await ids.ensure(inputs.length); // only when the reservation ran out: one round trip
+      numbered = ids.take(inputs.length);
+    }
+    const [eventIds, createdAt] = [numbered, new Date()];
+    const events: (DeltaEvent & SessionEventDto)[] = inputs.map((input, at) => ({
+      ...input,
+      id: eventIds[at]!,
+      sessionId: turn.sessionId,
+      turnId: turn.id,
+      createdAt,
+    }));
+    publishHere(turn.sessionId, events);
+    const write = queueDeltas(pool, { sessionId: turn.sessionId, turnId: turn.id, messageId, parts, events })
+      .catch(fail)
+      .finally(() => stored.delete(write));
+    stored.add(write);
+  };
   const publish = (extra: EventInput[]) => {
-    chain = chain
-      .then(async () => {
-        if (signal.aborted || failure) return;
-        const events: EventInput[] = draft.takePending().map((delta) => ({
-          type: delta.kind === "text" ? "text.delta" : "reasoning.delta",
-          data: { messageId, partIndex: delta.partIndex, text: delta.text },
-        }));
-        events.push(...extra);
-        if (events.length === 0) return;
-        await publishMessageDeltas(deps.db, {
-          sessionId: turn.sessionId,
-          turnId: turn.id,
-          messageId,
-          parts: draft.parts, // serialised by the call, before anything else runs: exactly these deltas
-          events,
-        });
-      })
-      .catch(fail);
+    chain = chain.then(() => sendBatch(extra)).catch(fail);
     return settled();
   };
   const flush = () => {

@@ -18,6 +18,8 @@ import { decodeFullStream } from "../providers/stream-events.ts";
 import { AssistantDraft, newCanonicalCallId } from "./assistant-draft.ts";
 import { retryWhileDatabaseUnavailable } from "./database-retry.ts";
 import type { ProviderId, ProviderOrigin, ToolCallPart } from "../core/canonical.ts";
+import { streamPoolOf } from "../db/client.ts";
+import { EventIdReservation, RESERVED_IDS } from "./event-ids.ts";
 import { appendEvent, type EventInput } from "./event-log.ts";
 import { toPartDto } from "./history.ts";
 import { createWriter } from "./streaming-message.ts";
@@ -163,10 +165,14 @@ async function runStep(
     index,
     toolsRevision: snapshot.revision,
     toolNames: call.toolNames,
-  }).catch((error: unknown) => {
-    bookkeeping.abort(); // ends the stream below; the writer rethrows this error
-    throw error;
-  });
+    reserveIds: RESERVED_IDS,
+  }).then(
+    (reserved) => new EventIdReservation(streamPoolOf(deps.db), turn.sessionId, reserved),
+    (error: unknown) => {
+      bookkeeping.abort(); // ends the stream below; the writer rethrows this error
+      throw error;
+    },
+  );
   const draft = new AssistantDraft(turn.provider, snapshot, origin);
   const writer = createWriter(deps, turn, messageId, draft, signal, recorded);
   const firstTokenAt = await readStream(result.fullStream, turn.provider, origin, draft, writer);

@@ -9,6 +9,7 @@ import { randomUUID } from "node:crypto";
 
 import { poolOf, type Db } from "../db/client.ts";
 import { DEFAULT_SESSION_TITLE } from "../db/chat-sessions.ts";
+import { nextEventIdsSql } from "./event-ids.ts";
 import { appendedColumns, appendEventsCtes, deliverAppended, type AppendedRow, type EventInput } from "./event-log.ts";
 
 const NOW = `now() AT TIME ZONE 'UTC'`;
@@ -100,6 +101,8 @@ export async function startTurnRows(
  * The start of a model request: its audit row (tool revision and the tool names it was shown), the
  * turn's step count, the empty assistant message it streams into, and `request.started` +
  * `message.created`. The ids come from the caller (newRowId), so it can stream before this commits.
+ * It also reserves `reserveIds` event ids above the two events' (event-ids.ts), for the message's
+ * deltas; returned ascending.
  */
 export async function recordRequestStart(
   db: Db,
@@ -111,14 +114,15 @@ export async function recordRequestStart(
     index: number;
     toolsRevision: number;
     toolNames: string[];
+    reserveIds?: number;
   },
-): Promise<void> {
+): Promise<string[]> {
   const { requestId, messageId, index, toolsRevision, toolNames } = request;
   const events: EventInput[] = [
     { type: "request.started", data: { index, toolsRevision, toolNames } },
     { type: "message.created", data: { messageId, role: "assistant" } },
   ];
-  const { rows } = await poolOf(db).query<AppendedRow>(
+  const { rows } = await poolOf(db).query<AppendedRow & { reservedIds: string[] }>(
     `WITH request AS (
       INSERT INTO "TurnRequest" ("id", "turnId", "index", "toolsRevision", "toolNames", "startedAt")
       VALUES ($1::text, $2::text, $3::int, $4::int, $5::jsonb, ${NOW})
@@ -130,9 +134,18 @@ export async function recordRequestStart(
       RETURNING "id"
     ), stepped AS (
       UPDATE "Turn" SET "stepCount" = $3::int + 1 WHERE id = $2::text RETURNING "id"
-    ), ${appendEventsCtes({ sessionId: "$7::text", turnId: "$2::text", events: "$8::jsonb" })}
+    ), ids AS MATERIALIZED (${nextEventIdsSql("2 + $9::int")}),
+    ranked AS MATERIALIZED (SELECT id, row_number() OVER (ORDER BY id) AS ord FROM ids),
+    appended AS (
+      INSERT INTO "SessionEvent" ("id", "sessionId", "turnId", "type", "data", "createdAt")
+      SELECT ranked.id, $7::text, $2::text, e.value ->> 'type', e.value -> 'data', ${NOW}
+      FROM jsonb_array_elements($8::jsonb) WITH ORDINALITY AS e(value, ord) JOIN ranked ON ranked.ord = e.ord
+      ORDER BY e.ord
+      RETURNING id, "sessionId", "turnId", "type", "data", "createdAt"
+    )
     SELECT (SELECT count(*) FROM request) AS requests, (SELECT count(*) FROM message) AS messages,
-      (SELECT count(*) FROM stepped) AS stepped, ${appendedColumns("$7::text")}`,
+      (SELECT count(*) FROM stepped) AS stepped, ${appendedColumns("$7::text")},
+      (SELECT COALESCE(json_agg(id::text ORDER BY id), '[]') FROM ranked WHERE ord > 2) AS "reservedIds"`,
     [
       requestId,
       request.turnId,
@@ -142,9 +155,11 @@ export async function recordRequestStart(
       messageId,
       request.sessionId,
       JSON.stringify(events),
+      request.reserveIds ?? 0,
     ],
   );
   deliverAppended(db, request.sessionId, rows[0]);
+  return rows[0]!.reservedIds;
 }
 
 /**
