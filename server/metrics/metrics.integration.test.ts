@@ -118,6 +118,18 @@ afterAll(async () => {
 const report = (query: Partial<MetricsQuery>) =>
   readMetricsReport(database.pool, { days: 30, ownerId: alice, ...query });
 
+/** Moves a tool's roll-up rows `days` back in time (day rows by days, month rows to their month). */
+async function shiftDays(toolName: string, days: number) {
+  await database.pool.query(
+    `UPDATE "ToolCallDaily" SET day = CASE grain WHEN 'day' THEN day - $2::int
+       ELSE date_trunc('month', day + (extract(day FROM now()) - 1)::int - $2::int)::date END
+     WHERE "toolName" = $1`,
+    [toolName, days],
+  );
+}
+
+const month = (daysAgo: number) => new Date(Date.now() - daysAgo * 86_400_000).toISOString().slice(0, 7);
+
 const tool = (result: MetricsReport, name: string) => result.tools.find((row) => row.toolName === name);
 
 describe("metrics over stored rows", () => {
@@ -181,8 +193,8 @@ describe("metrics over stored rows", () => {
       ["anthropic", 1, 300],
       ["openai", 1, 10],
     ]);
-    expect(result.days).toHaveLength(1);
-    expect(result.days[0]).toMatchObject({ day: new Date().toISOString().slice(0, 10), calls: 8 });
+    expect(result.timeline).toHaveLength(1);
+    expect(result.timeline[0]).toMatchObject({ period: new Date().toISOString().slice(0, 10), calls: 8 });
   });
 
   it("shows an admin everyone's chats and a user only their own", async () => {
@@ -212,12 +224,25 @@ describe("metrics over stored rows", () => {
   });
 
   it("leaves out days before the period", async () => {
-    await database.pool.query(`UPDATE "ToolCallDaily" SET day = day - 3 WHERE "toolName" = 'web.fetch'`);
+    await shiftDays("web.fetch", 3);
     try {
       expect(tool(await report({ days: 1 }), "web.fetch")).toBeUndefined();
       expect(tool(await report({ days: 7 }), "web.fetch")?.calls).toBe(1);
     } finally {
-      await database.pool.query(`UPDATE "ToolCallDaily" SET day = day + 3 WHERE "toolName" = 'web.fetch'`);
+      await shiftDays("web.fetch", -3);
+    }
+  });
+
+  it("reads whole months of a long period from month rows, once", async () => {
+    await shiftDays("fs.write", 70);
+    try {
+      expect(tool(await report({ days: 30 }), "fs.write")).toBeUndefined();
+      const year = await report({ days: 365 });
+      expect(tool(year, "fs.write")).toMatchObject({ calls: 2, corrections: 1 });
+      expect(year.tools.reduce((sum, row) => sum + row.calls, 0)).toBe(8);
+      expect(year.timeline.map((row) => row.period)).toEqual([month(70), month(0)]);
+    } finally {
+      await shiftDays("fs.write", -70);
     }
   });
 

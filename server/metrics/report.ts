@@ -1,6 +1,7 @@
-// One metrics report: the figures per tool, connector, model and provider and per day over the
-// period, for the scope and filters given, read with sql.ts and shaped with figures.ts. The page,
-// the CSV export and the router all read this.
+// One metrics report: the figures per tool, connector, model and provider and over time for the
+// period, scope and filters given. sql.ts sums the roll-ups per tool and model (and per day or
+// month); the coarser groups are summed here, histograms included, then shaped with figures.ts.
+// The page, the CSV export and the router all read this.
 import type { SqlPool } from "../db/client.ts";
 import {
   toolFigures,
@@ -17,65 +18,107 @@ export type ConnectorRow = ToolFigures & { connector: string };
 /** A model's or provider's turns, and the tool calls made in its turns (null: none). */
 export type ModelRow = TurnFigures & { provider: string; model: string; tools: ToolFigures | null };
 export type ProviderRow = TurnFigures & { provider: string; tools: ToolFigures | null };
-export type DayRow = ToolFigures & { day: string };
+/** `period`: a day (YYYY-MM-DD), or a month (YYYY-MM) for periods over 31 days. */
+export type TimeRow = ToolFigures & { period: string };
 
 export type MetricsReport = {
   tools: ToolRow[];
   connectors: ConnectorRow[];
   models: ModelRow[];
   providers: ProviderRow[];
-  days: DayRow[];
+  timeline: TimeRow[];
 };
 
+const toolSumKeys = [
+  "calls",
+  "okCalls",
+  "toolErrors",
+  "invalidArgs",
+  "timeouts",
+  "denied",
+  "cancelled",
+  "otherErrors",
+  "corrections",
+  "durationMsSum",
+] as const;
+const turnSumKeys = ["turns", "failedTurns", "requests", "inputTokens", "outputTokens", "stepLimitTurns"] as const;
+
+function addToolSums(total: ToolSums | undefined, row: ToolSums): ToolSums {
+  if (!total) return { ...row, latency: [...row.latency] };
+  for (const key of toolSumKeys) total[key] += row[key];
+  row.latency.forEach((count, index) => (total.latency[index] = (total.latency[index] ?? 0) + count));
+  return total;
+}
+
+function addTurnSums(total: TurnSums | undefined, row: TurnSums): TurnSums {
+  if (!total) return { ...row };
+  for (const key of turnSumKeys) total[key] += row[key];
+  return total;
+}
+
+/** Rows summed per key, in first-seen order. */
+function sumBy<T, S>(rows: T[], keyOf: (row: T) => string, add: (total: S | undefined, row: T) => S) {
+  const totals = new Map<string, { first: T; sums: S }>();
+  for (const row of rows) {
+    const key = keyOf(row);
+    const entry = totals.get(key);
+    totals.set(key, { first: entry?.first ?? row, sums: add(entry?.sums, row) });
+  }
+  return [...totals.values()];
+}
+
+const byCallsDesc = (a: { calls: number }, b: { calls: number }) => b.calls - a.calls;
+const byTurnsDesc = (a: { turns: number }, b: { turns: number }) => b.turns - a.turns;
 const noTurns: TurnSums = { turns: 0, failedTurns: 0, requests: 0, inputTokens: 0, outputTokens: 0, stepLimitTurns: 0 };
 
-/** Turn rows joined with the tool rows of the same key; a key in only one side still gets a row. */
-function joinByKey<K extends string>(
-  turns: Keyed<TurnSums>[],
-  tools: Keyed<ToolSums>[],
-  keyOf: (row: Record<string, unknown>) => K,
-) {
-  const toolsByKey = new Map(tools.map((row) => [keyOf(row), row]));
-  const keys = [...new Set([...turns.map(keyOf), ...tools.map(keyOf)])];
-  const turnsByKey = new Map(turns.map((row) => [keyOf(row), row]));
+/** Turn sums and tool sums joined by key; a key on only one side still gets a row. */
+function joinTurnsAndTools(turns: Keyed<TurnSums>[], tools: Keyed<ToolSums>[], keyOf: (row: Keyed<object>) => string) {
+  const turnTotals = new Map(sumBy(turns, keyOf, addTurnSums).map((entry) => [keyOf(entry.first), entry]));
+  const toolTotals = new Map(sumBy(tools, keyOf, addToolSums).map((entry) => [keyOf(entry.first), entry]));
+  const keys = [...new Set([...turnTotals.keys(), ...toolTotals.keys()])];
   return keys.map((key) => {
-    const turn = turnsByKey.get(key);
-    const tool = toolsByKey.get(key);
-    const source = (turn ?? tool)!;
-    return { source, figures: turnFigures(turn ?? noTurns), tools: tool ? toolFigures(tool) : null };
+    const turn = turnTotals.get(key);
+    const tool = toolTotals.get(key);
+    return {
+      first: (turn?.first ?? tool?.first)!,
+      figures: turnFigures(turn?.sums ?? noTurns),
+      tools: tool ? toolFigures(tool.sums) : null,
+    };
   });
 }
 
 export async function readMetricsReport(pool: SqlPool, query: MetricsQuery): Promise<MetricsReport> {
-  const [byTool, byConnector, byModel, byProvider, byDay, turnsByModel, turnsByProvider] = await Promise.all([
-    sumToolCalls(pool, query, "tool"),
-    sumToolCalls(pool, query, "connector"),
-    sumToolCalls(pool, query, "model"),
-    sumToolCalls(pool, query, "provider"),
-    sumToolCalls(pool, query, "day"),
-    sumTurns(pool, query, "model"),
-    sumTurns(pool, query, "provider"),
+  const [detail, time, turns] = await Promise.all([
+    sumToolCalls(pool, query, "detail"),
+    sumToolCalls(pool, query, "time"),
+    sumTurns(pool, query),
   ]);
-  const modelKey = (row: Record<string, unknown>) => `${String(row.provider)}\u0000${String(row.model)}`;
-  const providerKey = (row: Record<string, unknown>) => String(row.provider);
+  const modelKey = (row: Keyed<object>) => `${String(row.provider)}\u0000${String(row.model)}`;
+  const providerKey = (row: Keyed<object>) => String(row.provider);
+  const tools = sumBy(detail, (row) => String(row.toolName), addToolSums);
+  const connectors = sumBy(detail, (row) => String(row.connector), addToolSums);
   return {
-    tools: byTool.map((row) => ({
-      toolName: String(row.toolName),
-      connector: String(row.connector),
-      ...toolFigures(row),
-    })),
-    connectors: byConnector.map((row) => ({ connector: String(row.connector), ...toolFigures(row) })),
-    models: joinByKey(turnsByModel, byModel, modelKey).map(({ source, figures, tools }) => ({
-      provider: String(source.provider),
-      model: String(source.model),
-      ...figures,
-      tools,
-    })),
-    providers: joinByKey(turnsByProvider, byProvider, providerKey).map(({ source, figures, tools }) => ({
-      provider: String(source.provider),
-      ...figures,
-      tools,
-    })),
-    days: byDay.map((row) => ({ day: String(row.day), ...toolFigures(row) })),
+    tools: tools
+      .map(({ first, sums }) => ({
+        toolName: String(first.toolName),
+        connector: String(first.connector),
+        ...toolFigures(sums),
+      }))
+      .sort(byCallsDesc),
+    connectors: connectors
+      .map(({ first, sums }) => ({ connector: String(first.connector), ...toolFigures(sums) }))
+      .sort(byCallsDesc),
+    models: joinTurnsAndTools(turns, detail, modelKey)
+      .map(({ first, figures, tools }) => ({
+        provider: String(first.provider),
+        model: String(first.model),
+        ...figures,
+        tools,
+      }))
+      .sort(byTurnsDesc),
+    providers: joinTurnsAndTools(turns, detail, providerKey)
+      .map(({ first, figures, tools }) => ({ provider: String(first.provider), ...figures, tools }))
+      .sort(byTurnsDesc),
+    timeline: time.map((row) => ({ period: String(row.period), ...toolFigures(row) })),
   };
 }

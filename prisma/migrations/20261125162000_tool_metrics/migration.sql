@@ -1,6 +1,6 @@
 -- Tool-call and turn figures for the metrics page, the CSV export and /metrics (server/metrics/).
--- Two daily roll-ups, kept current by triggers on the stored rows, so a year of calls answers from a
--- few thousand rows instead of a million:
+-- Two roll-ups, kept current by triggers on the stored rows, with one row per day and one per month
+-- (grain), so a year of calls answers from month rows plus the days of the months at its ends:
 -- - ToolCallDaily, from each tool messages parts (one tool-result part = one call, its outcome is
 --   the error code of the result, `ok` when it is not an error, a call that succeeds right after the
 --   same tool had invalid_arguments in the previous round of the turn counts as a correction),
@@ -12,6 +12,7 @@
 
 -- CreateTable
 CREATE TABLE "ToolCallDaily" (
+    "grain" TEXT NOT NULL,
     "day" DATE NOT NULL,
     "ownerId" TEXT NOT NULL,
     "toolName" TEXT NOT NULL,
@@ -30,11 +31,12 @@ CREATE TABLE "ToolCallDaily" (
     "durationMsSum" BIGINT NOT NULL DEFAULT 0,
     "latency" INTEGER[],
 
-    CONSTRAINT "ToolCallDaily_pkey" PRIMARY KEY ("day","ownerId","toolName","provider","model")
+    CONSTRAINT "ToolCallDaily_pkey" PRIMARY KEY ("grain","day","ownerId","toolName","provider","model")
 );
 
 -- CreateTable
 CREATE TABLE "TurnDaily" (
+    "grain" TEXT NOT NULL,
     "day" DATE NOT NULL,
     "ownerId" TEXT NOT NULL,
     "provider" TEXT NOT NULL,
@@ -46,14 +48,14 @@ CREATE TABLE "TurnDaily" (
     "outputTokens" BIGINT NOT NULL DEFAULT 0,
     "stepLimitTurns" INTEGER NOT NULL DEFAULT 0,
 
-    CONSTRAINT "TurnDaily_pkey" PRIMARY KEY ("day","ownerId","provider","model")
+    CONSTRAINT "TurnDaily_pkey" PRIMARY KEY ("grain","day","ownerId","provider","model")
 );
 
 -- CreateIndex
-CREATE INDEX "ToolCallDaily_ownerId_day_idx" ON "ToolCallDaily"("ownerId", "day");
+CREATE INDEX "ToolCallDaily_ownerId_grain_day_idx" ON "ToolCallDaily"("ownerId", "grain", "day");
 
 -- CreateIndex
-CREATE INDEX "TurnDaily_ownerId_day_idx" ON "TurnDaily"("ownerId", "day");
+CREATE INDEX "TurnDaily_ownerId_grain_day_idx" ON "TurnDaily"("ownerId", "grain", "day");
 
 -- AddForeignKey
 ALTER TABLE "ToolCallDaily" ADD CONSTRAINT "ToolCallDaily_ownerId_fkey" FOREIGN KEY ("ownerId") REFERENCES "User"("id") ON DELETE CASCADE ON UPDATE CASCADE;
@@ -138,10 +140,11 @@ WHERE t."endedAt" IS NOT NULL;
 -- Adds the calls of the given tool messages to ToolCallDaily.
 CREATE FUNCTION metrics_add_tool_calls(ids text[]) RETURNS void
 LANGUAGE sql AS $fn$
-    INSERT INTO "ToolCallDaily" AS d ("day", "ownerId", "toolName", "connector", "provider", "model", "calls",
+    INSERT INTO "ToolCallDaily" AS d ("grain", "day", "ownerId", "toolName", "connector", "provider", "model", "calls",
       "okCalls", "toolErrors", "invalidArgs", "timeouts", "denied", "cancelled", "otherErrors", "corrections",
       "durationMsSum", "latency")
-    SELECT c.day, c."ownerId", c."toolName", c.connector, c.provider, c.model, count(*),
+    SELECT g.grain, CASE g.grain WHEN 'month' THEN date_trunc('month', c.day)::date ELSE c.day END,
+      c."ownerId", c."toolName", c.connector, c.provider, c.model, count(*),
       count(*) FILTER (WHERE c.outcome = 'ok'),
       count(*) FILTER (WHERE c.outcome = 'tool_error'),
       count(*) FILTER (WHERE c.outcome = 'invalid_arguments'),
@@ -152,9 +155,10 @@ LANGUAGE sql AS $fn$
       count(*) FILTER (WHERE c."isCorrection"),
       sum(c."durationMs"),
       metrics_histogram(metrics_latency_bucket(c."durationMs"))
-    FROM metrics_tool_calls c WHERE c."messageId" = ANY(ids)
-    GROUP BY c.day, c."ownerId", c."toolName", c.connector, c.provider, c.model
-    ON CONFLICT ("day", "ownerId", "toolName", "provider", "model") DO UPDATE SET
+    FROM metrics_tool_calls c CROSS JOIN (VALUES ('day'), ('month')) AS g(grain)
+    WHERE c."messageId" = ANY(ids)
+    GROUP BY 1, 2, c."ownerId", c."toolName", c.connector, c.provider, c.model
+    ON CONFLICT ("grain", "day", "ownerId", "toolName", "provider", "model") DO UPDATE SET
       "calls" = d."calls" + excluded."calls",
       "okCalls" = d."okCalls" + excluded."okCalls",
       "toolErrors" = d."toolErrors" + excluded."toolErrors",
@@ -171,13 +175,15 @@ $fn$;
 -- Adds the given ended turns to TurnDaily.
 CREATE FUNCTION metrics_add_turns(ids text[]) RETURNS void
 LANGUAGE sql AS $fn$
-    INSERT INTO "TurnDaily" AS d ("day", "ownerId", "provider", "model", "turns", "failedTurns", "requests",
+    INSERT INTO "TurnDaily" AS d ("grain", "day", "ownerId", "provider", "model", "turns", "failedTurns", "requests",
       "inputTokens", "outputTokens", "stepLimitTurns")
-    SELECT t.day, t."ownerId", t.provider, t.model, count(*), count(*) FILTER (WHERE t.status = 'failed'),
+    SELECT g.grain, CASE g.grain WHEN 'month' THEN date_trunc('month', t.day)::date ELSE t.day END,
+      t."ownerId", t.provider, t.model, count(*), count(*) FILTER (WHERE t.status = 'failed'),
       sum(t.requests), sum(t."inputTokens"), sum(t."outputTokens"), count(*) FILTER (WHERE t."hitStepLimit")
-    FROM metrics_turns t WHERE t."turnId" = ANY(ids)
-    GROUP BY t.day, t."ownerId", t.provider, t.model
-    ON CONFLICT ("day", "ownerId", "provider", "model") DO UPDATE SET
+    FROM metrics_turns t CROSS JOIN (VALUES ('day'), ('month')) AS g(grain)
+    WHERE t."turnId" = ANY(ids)
+    GROUP BY 1, 2, t."ownerId", t.provider, t.model
+    ON CONFLICT ("grain", "day", "ownerId", "provider", "model") DO UPDATE SET
       "turns" = d."turns" + excluded."turns",
       "failedTurns" = d."failedTurns" + excluded."failedTurns",
       "requests" = d."requests" + excluded."requests",
