@@ -1,7 +1,9 @@
 // The metrics page and the Prometheus scrape against the production build: tool calls made in a chat
 // (the fake provider calls the tools the message names) show in the charts and the table; the Tool
-// filter narrows every figure to one tool; the CSV export follows the filters; GET /metrics answers
+// filter narrows every figure to one tool (and the page passes an axe scan); the CSV export follows the filters; GET /metrics answers
 // 401 without or with a wrong bearer token and, with METRICS_TOKEN, text a Prometheus parser reads.
+import AxeBuilder from "@axe-core/playwright";
+
 import { E2E_METRICS_TOKEN } from "../support/config.ts";
 import { MetricsPage } from "../pages/metrics-page.ts";
 import { expect, test } from "../support/fixtures.ts";
@@ -37,6 +39,10 @@ test("the metrics page charts tool calls and filters them to one tool", async ({
   await expect(row).toContainText("builtin");
   await expect(row.locator("td").nth(3)).toHaveText("100.0 %");
   await saveScreenshot(page, "metrics-one-tool");
+  const { violations } = await new AxeBuilder({ page }).include("main").analyze();
+  expect(
+    violations.filter((violation) => ["serious", "critical"].includes(violation.impact ?? "")).map((v) => v.id),
+  ).toEqual([]);
 
   // The table sorts by a column's header; the CSV follows the filters.
   await metrics.filterBy("Tool", "");

@@ -18,7 +18,7 @@ export class MetricsPage {
 
   /** One of the filters (Period, Model, Connector, Tool, Chat), by its label. */
   filter(label: string): Locator {
-    return this.page.getByRole("group", { name: "Filters" }).getByLabel(label);
+    return this.page.getByRole("group", { name: "Filters" }).getByRole("combobox", { name: label, exact: true });
   }
 
   async filterBy(label: string, value: string): Promise<void> {
