@@ -193,9 +193,10 @@ LANGUAGE sql AS $fn$
 $fn$;
 
 -- The trigger functions are PL/pgSQL, written as E'' strings with \073 for each semicolon: the
--- migration runner splits scripts at every semicolon, even inside a quoted function body.
+-- migration runner splits scripts at every semicolon, even inside a quoted function body. A message
+-- insert without tool messages (user, assistant) does nothing more.
 CREATE FUNCTION metrics_record_tool_messages() RETURNS trigger LANGUAGE plpgsql AS
-  E'BEGIN PERFORM metrics_add_tool_calls(ARRAY(SELECT id FROM inserted WHERE role = \'tool\'))\073 RETURN NULL\073 END';
+  E'BEGIN IF EXISTS (SELECT 1 FROM inserted WHERE role = \'tool\') THEN PERFORM metrics_add_tool_calls(ARRAY(SELECT id FROM inserted WHERE role = \'tool\'))\073 END IF\073 RETURN NULL\073 END';
 
 CREATE TRIGGER metrics_tool_messages AFTER INSERT ON "Message"
   REFERENCING NEW TABLE AS inserted FOR EACH STATEMENT EXECUTE FUNCTION metrics_record_tool_messages();
