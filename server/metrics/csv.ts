@@ -1,6 +1,6 @@
 // The metrics report as CSV: one row per tool, connector, model and provider (the `level` column
 // says which), with the same figures as the page. Rates are fractions (0..1), durations ms. Pure.
-import type { ToolFigures } from "./figures.ts";
+import type { ToolFigures, TurnFigures } from "./figures.ts";
 import type { MetricsReport } from "./report.ts";
 
 const header = [
@@ -54,6 +54,10 @@ function toolCells(figures: ToolFigures | null): Cell[] {
   ];
 }
 
+function turnCells(row: TurnFigures): Cell[] {
+  return [row.turns, row.failedTurns, row.requestsPerTurn, row.inputTokens, row.outputTokens, row.stepLimitTurns];
+}
+
 export function reportToCsv(report: MetricsReport): string {
   const noTurns: Cell[] = [null, null, null, null, null, null];
   const rows: Cell[][] = [
@@ -66,12 +70,7 @@ export function reportToCsv(report: MetricsReport): string {
       null,
       null,
       ...toolCells(row.tools),
-      row.turns,
-      row.failedTurns,
-      row.requestsPerTurn,
-      row.inputTokens,
-      row.outputTokens,
-      row.stepLimitTurns,
+      ...turnCells(row),
     ]),
     ...report.providers.map((row) => [
       "provider",
@@ -80,12 +79,7 @@ export function reportToCsv(report: MetricsReport): string {
       null,
       null,
       ...toolCells(row.tools),
-      row.turns,
-      row.failedTurns,
-      row.requestsPerTurn,
-      row.inputTokens,
-      row.outputTokens,
-      row.stepLimitTurns,
+      ...turnCells(row),
     ]),
   ];
   return [header, ...rows].map((row) => row.map(cell).join(",")).join("\r\n") + "\r\n";
