@@ -14,15 +14,30 @@ import patchbay from "./lint/no-import-cycle.mjs";
 //   core (+ errors.ts)  <-  env.ts, generated/, db/, crypto/  <-  auth/ | mcp/ | providers/
 //   mcp/  <-  policy/  <-  session/  <-  api/  <-  cli/
 // providers/ and mcp/ do not import each other; auth/ sits beside them (it needs only the database).
+// metrics/ (aggregates over stored rows) needs only the database too; api/ and app/ read it.
 const server = (...folders) => folders.map((folder) => `./server/${folder}`);
 const above = {
-  core: server("env.ts", "generated", "db", "crypto", "auth", "mcp", "providers", "policy", "session", "api", "cli"),
-  base: server("auth", "mcp", "providers", "policy", "session", "api", "cli"),
-  mcp: server("auth", "providers", "policy", "session", "api", "cli"),
-  providers: server("auth", "mcp", "policy", "session", "api", "cli"),
-  auth: server("mcp", "providers", "policy", "session", "api", "cli"),
-  policy: server("auth", "providers", "session", "api", "cli"),
-  session: server("auth", "api", "cli"),
+  core: server(
+    "env.ts",
+    "generated",
+    "db",
+    "crypto",
+    "auth",
+    "mcp",
+    "providers",
+    "policy",
+    "metrics",
+    "session",
+    "api",
+    "cli",
+  ),
+  base: server("auth", "mcp", "providers", "policy", "metrics", "session", "api", "cli"),
+  mcp: server("auth", "providers", "policy", "metrics", "session", "api", "cli"),
+  providers: server("auth", "mcp", "policy", "metrics", "session", "api", "cli"),
+  auth: server("mcp", "providers", "policy", "metrics", "session", "api", "cli"),
+  policy: server("auth", "providers", "metrics", "session", "api", "cli"),
+  metrics: server("auth", "mcp", "providers", "policy", "session", "api", "cli"),
+  session: server("auth", "metrics", "api", "cli"),
   api: server("cli"),
 };
 const layerZones = [
@@ -32,6 +47,7 @@ const layerZones = [
   { target: "./server/providers", from: above.providers },
   { target: "./server/auth", from: above.auth },
   { target: "./server/policy", from: above.policy },
+  { target: "./server/metrics", from: above.metrics },
   { target: "./server/session", from: above.session },
   { target: "./server/api", from: above.api },
 ].map((zone) => ({ message: "This import runs up the layers (see docs/architecture.md).", ...zone }));

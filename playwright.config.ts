@@ -15,6 +15,7 @@ import {
   E2E_CLIENT,
   E2E_DATABASE,
   E2E_ISSUER_URL,
+  E2E_METRICS_TOKEN,
   E2E_PROVIDER_NAME,
   EMBEDDED_APP_PORT,
   EMBEDDED_APP_URL,
@@ -122,6 +123,7 @@ const externalAppEnv = {
   AUTH_OIDC_ID: E2E_CLIENT.clientId,
   AUTH_OIDC_SECRET: E2E_CLIENT.clientSecret,
   AUTH_OIDC_NAME: E2E_PROVIDER_NAME,
+  METRICS_TOKEN: E2E_METRICS_TOKEN,
 };
 
 // e2e/external/instance-liveness.spec.ts starts more instances of the external app with this env.

@@ -154,6 +154,18 @@ const schema = z
         .regex(/^[A-Za-z0-9+/_-]{43}=?$/, { error: "must be 32 random bytes in base64 (try: openssl rand -base64 32)" })
         .optional(),
     ),
+    /** Emails (comma-separated, any case) whose users see everyone's metrics. */
+    ADMIN_EMAILS: z
+      .string()
+      .default("")
+      .transform((value) =>
+        value
+          .split(",")
+          .map((email) => email.trim().toLowerCase())
+          .filter(Boolean),
+      ),
+    /** Bearer token of GET /metrics (Prometheus); unset: the endpoint answers 404. */
+    METRICS_TOKEN: optionalString.pipe(z.string().min(16, { error: "must be at least 16 characters" }).optional()),
     TEST_DATABASE_ADMIN_URL: postgresUrl.transform((value) => value ?? "postgresql://postgres@127.0.0.1:5432/postgres"),
   })
   .superRefine((value, ctx) => {

@@ -3,4 +3,5 @@ export const navLinks: { href: string; label: string }[] = [
   { href: "/settings/connectors", label: "Connectors" },
   { href: "/settings/personas", label: "Personas" },
   { href: "/settings/providers", label: "Providers" },
+  { href: "/metrics-view", label: "Metrics" },
 ];

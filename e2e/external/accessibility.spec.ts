@@ -1,6 +1,6 @@
 // An accessibility scan (axe-core) of the main pages: sign-in, the chat list, a chat with a tool
 // call, the chat sidebar's menu with its rename field and delete confirmation, connector and
-// persona settings, in the light and the dark theme (chosen with the header's
+// persona settings, the metrics page, in the light and the dark theme (chosen with the header's
 // theme menu, kept across reloads). Serious or critical violations fail the test.
 import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
@@ -55,6 +55,10 @@ test("the main pages have no serious or critical accessibility violations", asyn
   await expectNoSeriousViolations(page);
 
   await page.goto("/settings/personas");
+  await expectNoSeriousViolations(page);
+
+  await page.goto("/metrics-view");
+  await expect(page.getByTestId("chart-success").locator("svg.recharts-surface")).toBeVisible();
   await expectNoSeriousViolations(page);
 });
 

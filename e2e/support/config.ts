@@ -31,6 +31,8 @@ export const MCP_OAUTH_URL = `http://127.0.0.1:${MCP_OAUTH_PORT}/mcp`;
 
 export const E2E_CLIENT = { clientId: "patchbay-e2e", clientSecret: "e2e-client-secret-not-for-production" };
 export const E2E_PROVIDER_NAME = "Test SSO";
+/** The bearer token of GET /metrics on the external app (METRICS_TOKEN). */
+export const E2E_METRICS_TOKEN = "e2e-metrics-token-not-for-production";
 
 export const ALICE = { id: "alice", email: "alice@example.test", name: "Alice Example" };
 export const BOB = { id: "bob", email: "bob@example.test", name: "Bob Example" };

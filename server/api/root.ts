@@ -2,6 +2,7 @@
 import { accountsRouter } from "./routers/accounts.ts";
 import { chatRouter } from "./routers/chat.ts";
 import { connectorsRouter } from "./routers/connectors.ts";
+import { metricsRouter } from "./routers/metrics.ts";
 import { policyRouter } from "./routers/policy.ts";
 import { providerLoginsRouter } from "./routers/provider-logins.ts";
 import { sessionRouter } from "./routers/session.ts";
@@ -18,6 +19,7 @@ export const appRouter = createTRPCRouter({
   accounts: accountsRouter,
   providerLogins: providerLoginsRouter,
   usage: usageRouter,
+  metrics: metricsRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -47,7 +47,9 @@ describe("argument validation against the tool's schema", () => {
 
     const message = await invalidArguments("refs", { from: { x: 1 }, to: { x: 1, y: "2" } });
 
-    expect(message).toBe("Invalid arguments for refs: from.y is required; to.y must be number.");
+    expect(message).toMatch(
+      /^Invalid arguments for refs: from\.y is required; to\.y must be number\. Expected: \{"from":/,
+    );
     expect(callTool).not.toHaveBeenCalled();
     callTool.mockRestore();
   });
@@ -68,14 +70,17 @@ describe("argument validation against the tool's schema", () => {
     const message = await invalidArguments("deep", {
       level1: { level2: { level3: { level4: { level5: { level6: { level7: { level8: {} } } } } } } },
     });
-    expect(message).toBe(
-      "Invalid arguments for deep: level1.level2.level3.level4.level5.level6.level7.level8.leaf is required.",
+    expect(message).toMatch(
+      /^Invalid arguments for deep: level1\.level2\.level3\.level4\.level5\.level6\.level7\.level8\.leaf is required\. Expected: \{"level1":/,
     );
   });
 
   it("names missing and unexpected fields of a tool whose name has dots and slashes", async () => {
     const message = await invalidArguments("files/read.v2", { bogus: true });
-    expect(message).toBe("Invalid arguments for files/read.v2: path is required; bogus is not allowed.");
+    // The declared schema of the failing fields follows, so the model can correct its call.
+    expect(message).toBe(
+      'Invalid arguments for files/read.v2: path is required; bogus is not allowed. Expected: {"path":{"type":"string"}}',
+    );
     expect((await run("files/read.v2", { path: "a.txt", encoding: null })).output).toBe(
       '{"path":"a.txt","encoding":null}',
     );

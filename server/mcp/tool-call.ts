@@ -46,14 +46,39 @@ const MAX_REPORTED_PROBLEMS = 10;
 /** Compiled validators by schema text; `null` marks a schema Ajv cannot compile (left to the server). */
 const validators = new Map<string, ValidateFunction | null>();
 
-/** Throws ToolError("invalid_arguments") naming every field that does not match the tool's schema. */
+/**
+ * Throws ToolError("invalid_arguments") naming every field that does not match the tool's schema,
+ * then the schema of each failing top-level field ("Expected: {...}"), so the model can correct its
+ * next call (metrics count the corrections that succeed).
+ */
 export function assertValidArguments(tool: McpTool, args: Record<string, JsonValue>): void {
   const validate = validatorFor(tool.inputSchema);
   if (!validate || validate(args)) return;
-  const problems = [...new Set((validate.errors ?? []).map(describeProblem))];
+  const errors = validate.errors ?? [];
+  const problems = [...new Set(errors.map(describeProblem))];
   const listed = problems.slice(0, MAX_REPORTED_PROBLEMS).join("; ");
   const more = problems.length > MAX_REPORTED_PROBLEMS ? `; and ${problems.length - MAX_REPORTED_PROBLEMS} more` : "";
-  throw new ToolError("invalid_arguments", `Invalid arguments for ${tool.name}: ${listed}${more}.`);
+  const expected = expectedFields(tool.inputSchema, errors);
+  throw new ToolError("invalid_arguments", `Invalid arguments for ${tool.name}: ${listed}${more}.${expected}`);
+}
+
+const MAX_EXPECTED_CHARS = 1_000;
+
+/** ` Expected: {field: its schema, ...}` for the failing top-level fields the schema declares, or "". */
+function expectedFields(schema: Record<string, JsonValue>, errors: ErrorObject[]): string {
+  const properties = schema.properties;
+  if (!properties || typeof properties !== "object" || Array.isArray(properties)) return "";
+  const fields = errors.map((error) => {
+    const [, first] = error.instancePath.split("/");
+    if (first !== undefined) return first.replaceAll("~1", "/").replaceAll("~0", "~");
+    return error.keyword === "required" ? String((error.params as { missingProperty?: unknown }).missingProperty) : "";
+  });
+  const expected = Object.fromEntries(
+    [...new Set(fields)].filter((field) => Object.hasOwn(properties, field)).map((field) => [field, properties[field]]),
+  );
+  if (Object.keys(expected).length === 0) return "";
+  const text = JSON.stringify(expected);
+  return ` Expected: ${text.length > MAX_EXPECTED_CHARS ? `${text.slice(0, MAX_EXPECTED_CHARS)}…` : text}`;
 }
 
 function validatorFor(schema: Record<string, JsonValue>): ValidateFunction | null {
