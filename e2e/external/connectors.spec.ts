@@ -91,6 +91,7 @@ test("switching a connector while an answer streams offers Apply now, which rest
     steps: [{ type: "text", text: "old ".repeat(400), chunkSize: 4 }],
     delayMs: 40,
   });
+  await chat.openTools(); // the panel open before the answer starts: the switch lands mid-answer
   await chat.send("start slowly");
   await expect(chat.lastAnswer()).toContainText("old old");
 
@@ -142,6 +143,7 @@ test("a switch mid-answer reaches the next request of the same turn; turn detail
     ],
     delayMs: 40,
   });
+  await chat.openTools(); // the panel open before the answer starts: the switch lands mid-answer
   await chat.send("think, then check the time");
   await expect(chat.lastAnswer()).toContainText("thinking thinking");
   await chat.switchConnector("everything", true);
@@ -182,6 +184,7 @@ test("Apply now after a finished tool call carries the call over instead of runn
     steps: [{ type: "text", text: "pondering ".repeat(300), chunkSize: 6 }],
     delayMs: 40,
   });
+  await chat.openTools(); // the panel open before the answer starts: the switch lands mid-answer
   await chat.send("check the time, then think aloud");
   await expect(chat.lastAnswer()).toContainText("pondering pondering");
   await chat.switchConnector("everything", true);
@@ -224,6 +227,7 @@ test("Keep for next request dismisses the notice; the answer goes on and its nex
     ],
     delayMs: 40,
   });
+  await chat.openTools(); // the panel open before the answer starts: the switch lands mid-answer
   await chat.send("work, then check the time");
   await expect(chat.lastAnswer()).toContainText("working working");
   await chat.switchConnector("everything", true);
