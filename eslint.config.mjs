@@ -129,7 +129,6 @@ export default tseslint.config(
     files: [
       "components/accounts/account-row.tsx",
       "components/chat/chat-state.ts",
-      "components/chat/chat-view.tsx",
       "components/chat/tool-call-card.tsx",
       "components/connectors/connector-form.tsx",
       "components/connectors/connector-settings.tsx",
