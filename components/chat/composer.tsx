@@ -34,18 +34,18 @@ export function composerKeyAction(
   return null;
 }
 
+/** "Enter = new line", pressed or not; its name never says "send" (the Send button's word). */
 function EnterModeToggle() {
   const [isNewline, setNewline] = useEnterAddsLine();
   return (
     <button
       type="button"
       aria-pressed={isNewline}
-      aria-label="Enter adds a new line (Ctrl+Enter sends)"
       title={isNewline ? "Enter adds a new line; Ctrl+Enter sends" : "Enter sends; Shift+Enter adds a new line"}
       onClick={() => setNewline(!isNewline)}
-      className="rounded-md px-1.5 py-1 text-xs text-zinc-600 hover:bg-zinc-100 focus-visible:outline-2 focus-visible:outline-blue-600 dark:text-zinc-400 dark:hover:bg-zinc-800"
+      className="rounded-md px-1.5 py-1 text-xs text-zinc-600 hover:bg-zinc-100 focus-visible:outline-2 focus-visible:outline-blue-600 aria-pressed:bg-zinc-200 aria-pressed:text-zinc-900 dark:text-zinc-400 dark:hover:bg-zinc-800 dark:aria-pressed:bg-zinc-700 dark:aria-pressed:text-zinc-100"
     >
-      {isNewline ? "Enter: new line" : "Enter: send"}
+      Enter = new line
     </button>
   );
 }

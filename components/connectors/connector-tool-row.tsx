@@ -1,7 +1,7 @@
 "use client";
 // One tool of a connector in the chat's Tools panel: its on/off checkbox, its name (wrapping at its
 // separators; struck through when its policy is `deny`), its description on hover, and its policy
-// override (the connector's default, allow, ask, never) in an accessible select.
+// override ("Default": the connector's policy; allow, ask, never) in an accessible select.
 import type { ToolPolicy } from "@/server/core/tool-policy.ts";
 import type { SessionToolDto } from "@/server/mcp/session-tools.ts";
 import { Select } from "@/components/ui/select.tsx";
@@ -12,7 +12,7 @@ import { ToolName } from "./tool-name.tsx";
 type PolicyChoice = ToolPolicy | "default";
 
 const toolPolicies: { value: PolicyChoice; label: string }[] = [
-  { value: "default", label: "Connector default" },
+  { value: "default", label: "Default" },
   { value: "allow", label: "Allow" },
   { value: "ask", label: "Ask" },
   { value: "deny", label: "Never" },
@@ -45,7 +45,7 @@ export function ConnectorToolRow({ connectorName, tool, isBusy, onEnabledChange,
       </label>
       <Select
         aria-label={`Policy for ${connectorName} ${tool.name}`}
-        className="w-32 shrink-0"
+        className="w-24 shrink-0 whitespace-nowrap"
         value={tool.policyOverride ?? "default"}
         options={toolPolicies}
         disabled={isBusy}

@@ -9,6 +9,7 @@ import type { Page } from "@playwright/test";
 import type { ChatPage } from "../pages/chat-page.ts";
 import { ALICE, E2E_PROVIDER_NAME } from "../support/config.ts";
 import { expect, test } from "../support/fixtures.ts";
+import { saveScreenshot } from "../support/screenshots.ts";
 
 async function expectNoSeriousViolations(page: Page): Promise<void> {
   const results = await new AxeBuilder({ page }).analyze();
@@ -90,6 +91,7 @@ test("the dark theme is kept across reloads and its pages have no serious violat
   await chat.lastToolCard().locator("summary").click();
   await expectNoSeriousViolations(page);
   await expectToolsPanelClean(page, chat);
+  await saveScreenshot(page, "chat-dark");
 
   await page.getByRole("button", { name: "Details" }).last().click();
   await expect(page.getByRole("dialog", { name: "Turn details" })).toBeVisible();

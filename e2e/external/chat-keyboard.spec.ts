@@ -21,7 +21,8 @@ test("Ctrl+K, ArrowUp, Ctrl+Enter and Escape", async ({ page, request, chat }) =
   await editor.press("Escape");
   await expect(editor).toHaveCount(0);
 
-  await page.getByRole("button", { name: "Enter adds a new line (Ctrl+Enter sends)" }).click();
+  await page.getByRole("button", { name: "Enter = new line" }).click();
+  await expect(page.getByRole("button", { name: "Enter = new line" })).toHaveAttribute("aria-pressed", "true");
   await chat.composer.fill("two");
   await chat.composer.press("End");
   await chat.composer.press("Enter");
@@ -30,7 +31,7 @@ test("Ctrl+K, ArrowUp, Ctrl+Enter and Escape", async ({ page, request, chat }) =
   await chat.composer.press("Control+Enter");
   await expect(page.getByTestId("user-message").last()).toHaveText("two\nlines");
   await chat.expectLastAnswerDone();
-  await page.getByRole("button", { name: "Enter adds a new line (Ctrl+Enter sends)" }).click();
+  await page.getByRole("button", { name: "Enter = new line" }).click();
 
   await chat.chooseModel("openai:gpt-5.1");
   await scriptFakeReply(request, "openai", {

@@ -88,7 +88,7 @@ test("switching a connector while an answer streams offers Apply now, which rest
   await chat.chooseModel("openai:gpt-5.1");
   await scriptFakeReply(request, "openai", {
     forMessage: "start slowly",
-    steps: [{ type: "text", text: "old ".repeat(400), chunkSize: 4 }],
+    steps: [{ type: "text", text: "old ".repeat(800), chunkSize: 4 }], // long enough for a loaded machine
     delayMs: 40,
   });
   await chat.openTools(); // the panel open before the answer starts: the switch lands mid-answer
@@ -138,7 +138,7 @@ test("a switch mid-answer reaches the next request of the same turn; turn detail
   await scriptFakeReply(request, "openai", {
     forMessage: "think, then check the time",
     steps: [
-      { type: "text", text: "thinking ".repeat(150), chunkSize: 6 },
+      { type: "text", text: "thinking ".repeat(300), chunkSize: 6 }, // long enough for a loaded machine
       { type: "tool-call", name: "builtin_current_time", args: { timezone: "UTC" } },
     ],
     delayMs: 40,
@@ -153,7 +153,7 @@ test("a switch mid-answer reaches the next request of the same turn; turn detail
     steps: [{ type: "text", text: "Answered on the new tools." }],
   });
 
-  // The first request streams for ~9 s by design (the switch lands while it streams).
+  // The first request streams for ~18 s by design (the switch lands while it streams).
   await expect(chat.lastAnswer()).toContainText("Answered on the new tools.", { timeout: 45_000 });
   await chat.expectLastAnswerDone();
   const details = await chat.openTurnDetails();

@@ -6,7 +6,7 @@
 import { expect, type Locator, type Page } from "@playwright/test";
 
 /** The Tools panel's labels of a tool's policy choices ("" = the connector's default). */
-const toolPolicyLabels = { "": "Connector default", allow: "Allow", ask: "Ask", deny: "Never" } as const;
+const toolPolicyLabels = { "": "Default", allow: "Allow", ask: "Ask", deny: "Never" } as const;
 
 export class ChatPage {
   readonly composer: Locator;
