@@ -117,7 +117,7 @@ function BulkControls({ connector, isBusy, actions }: Pick<Props, "connector" | 
           <Button
             variant="ghost"
             className="px-2 py-0.5 text-xs"
-            aria-label={`Turn on all ${connector.name} tools`}
+            aria-label={`All on for ${connector.name}`}
             disabled={isBusy || connector.enabledCount === connector.toolCount}
             onClick={() => actions.setAllTools(true)}
           >
@@ -126,7 +126,7 @@ function BulkControls({ connector, isBusy, actions }: Pick<Props, "connector" | 
           <Button
             variant="ghost"
             className="px-2 py-0.5 text-xs"
-            aria-label={`Turn off all ${connector.name} tools`}
+            aria-label={`All off for ${connector.name}`}
             disabled={isBusy || connector.enabledCount === 0}
             onClick={() => actions.setAllTools(false)}
           >

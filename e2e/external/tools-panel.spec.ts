@@ -38,11 +38,11 @@ test("the summary chip opens the panel; counts, bulk switches, search and polici
   await expect(summary).toHaveText(`connected · ${total - 1} of ${total} tools on`);
   await expect(chip).toContainText(`· ${tools(builtins + total - 1)} ·`);
 
-  await page.getByRole("button", { name: "Turn off all everything tools" }).click();
+  await page.getByRole("button", { name: "All off for everything" }).click();
   await expect(summary).toHaveText(`connected · 0 of ${total} tools on`);
   await expect(page.getByRole("checkbox", { name: "Allow everything get-sum" })).not.toBeChecked();
   await expect(chip).toContainText(`1 connector · ${tools(builtins)} ·`);
-  await page.getByRole("button", { name: "Turn on all everything tools" }).click();
+  await page.getByRole("button", { name: "All on for everything" }).click();
   await expect(summary).toHaveText(`connected · ${total} of ${total} tools on`);
   await expect(echo).toBeChecked();
 
