@@ -75,18 +75,22 @@ function SummaryChip({ isOpen, onOpenChange, ...props }: ChipProps) {
   const { summary } = useToolsSummary(props.sessionId, props.toolsRevision);
   const pendingKey = pendingChangeKey(props.streaming, summary.revision);
   const isPending = pendingKey !== null && pendingKey !== props.keptChange;
+  const { counts } = summary;
+  const countsText = counts
+    ? `${plural(counts.connectorCount, "connector")} · ${plural(counts.toolCount, "tool")} · `
+    : "";
   return (
     <button
       type="button"
       aria-expanded={isOpen}
-      aria-label={`Tools: ${plural(summary.connectorCount, "connector")} · ${plural(summary.toolCount, "tool")} · revision ${summary.revision}${isPending ? " · change pending" : ""}`}
+      aria-label={`Tools: ${countsText}revision ${summary.revision}${isPending ? " · change pending" : ""}`}
       onClick={() => onOpenChange(!isOpen)}
       className="inline-flex max-w-full min-w-0 items-center gap-1.5 rounded-full border border-zinc-300 px-2.5 py-1 text-xs text-zinc-700 hover:bg-zinc-100 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600 dark:border-zinc-700 dark:text-zinc-300 dark:hover:bg-zinc-800"
       data-testid="tools-summary"
     >
       <WrenchIcon className="size-3.5 shrink-0" />
       <span className="truncate">
-        {plural(summary.connectorCount, "connector")} · {plural(summary.toolCount, "tool")} ·{" "}
+        {countsText}
         <span data-testid="tools-revision">revision {summary.revision}</span>
       </span>
       {isPending && (

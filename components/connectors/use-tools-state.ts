@@ -13,16 +13,14 @@ import type { PanelToolsDto } from "@/server/api/routers/tool-bulk.ts";
 /** Pause after the last keystroke before the server searches. */
 const SEARCH_DEBOUNCE_MS = 200;
 
-export type ToolsSummary = { connectorCount: number; toolCount: number; revision: number };
+/** Counts are null until the chat's tools have loaded. */
+export type ToolsSummary = { counts: { connectorCount: number; toolCount: number } | null; revision: number };
 
 export function summarizeTools(data: PanelToolsDto | undefined, toolsRevision: number): ToolsSummary {
   const usable = data?.connectors.filter((connector) => connector.enabled && !connector.conflict) ?? [];
   const connectorTools = usable.reduce((sum, connector) => sum + connector.enabledCount, 0);
-  return {
-    connectorCount: usable.length,
-    toolCount: connectorTools + (data?.builtinTools.length ?? 0),
-    revision: Math.max(toolsRevision, data?.revision ?? 0),
-  };
+  const counts = data ? { connectorCount: usable.length, toolCount: connectorTools + data.builtinTools.length } : null;
+  return { counts, revision: Math.max(toolsRevision, data?.revision ?? 0) };
 }
 
 export function useRefreshTools(sessionId: string) {

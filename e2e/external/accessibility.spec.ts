@@ -1,6 +1,6 @@
 // An accessibility scan (axe-core) of the main pages: sign-in, the chat list, a chat with a tool
-// call, the Tools panel open with a connector expanded (its switches and policy selects, and one
-// select's list open), the chat sidebar's menu with its rename field and delete confirmation, connector and
+// call, the Tools panel open with a connector expanded (its switches and policy selects), the chat
+// sidebar's menu with its rename field and delete confirmation, connector and
 // persona settings, in the light and the dark theme (chosen with the header's
 // theme menu, kept across reloads). Serious or critical violations fail the test.
 import AxeBuilder from "@axe-core/playwright";
@@ -22,16 +22,11 @@ async function expectNoSeriousViolations(page: Page): Promise<void> {
   expect(serious).toEqual([]);
 }
 
-/** The Tools panel open, a connector expanded, then a policy select's list open. */
+/** The Tools panel open, a connector expanded (its switches and closed policy selects). */
 async function expectToolsPanelClean(page: Page, chat: ChatPage): Promise<void> {
   await chat.switchConnector("everything", true);
   await chat.expandConnector("everything");
   await expectNoSeriousViolations(page);
-  await chat.toolPolicy("everything", "get-sum").click();
-  await expect(page.getByRole("listbox")).toBeVisible();
-  await expectNoSeriousViolations(page);
-  await page.keyboard.press("Escape");
-  await expect(page.getByRole("listbox")).toHaveCount(0);
 }
 
 test.describe("signed out", () => {
