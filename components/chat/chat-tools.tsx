@@ -1,53 +1,124 @@
 "use client";
-// Where a chat's Tools panel lives: a column beside the conversation on wide screens (lg and up),
-// a "Tools" button in the chat's toolbar opening it in a sheet below that. The button shows when a
-// change is pending for the streaming answer (and not kept for its next request), since the panel
-// itself is out of sight.
-import { ConnectorPanel, pendingChangeKey } from "@/components/connectors/connector-panel.tsx";
-import { Button } from "@/components/ui/button.tsx";
+// The chat's tools at a glance and on demand. The summary chip in the composer's row says what the
+// next message gets ("2 connectors · 14 tools · revision 7", with "pending" while a change waits for
+// Apply now) and opens the Tools panel: docked beside the conversation on wide screens (lg and up;
+// it stays open, the chat stays usable, and the choice is remembered), a bottom sheet on narrower
+// ones.
+import { memo, useCallback, useSyncExternalStore } from "react";
+
+import {
+  ConnectorPanel,
+  pendingChangeKey,
+  type ConnectorPanelProps,
+} from "@/components/connectors/connector-panel.tsx";
+import { useToolsSummary } from "@/components/connectors/use-tools-state.ts";
 import { WrenchIcon } from "@/components/ui/icons.tsx";
-import { Sheet, SheetContent, SheetTrigger } from "@/components/ui/sheet.tsx";
+import { Sheet, SheetContent } from "@/components/ui/sheet.tsx";
 import { useMediaQuery } from "@/components/ui/use-media-query.ts";
 
-type Props = {
-  sessionId: string;
-  toolsRevision: number;
-  streaming: { turnId: string; revision: number | null } | null;
-  keptChange: string | null;
-  onKeepChange: (key: string | null) => void;
-};
-
 const WIDE = "(min-width: 1024px)";
+const OPEN_KEY = "patchbay-tools-open";
+const OPEN_EVENT = "patchbay-tools-open-change";
 
-/** The panel as a column; renders nothing on narrow screens. */
-export function ChatToolsColumn(props: Props) {
-  const isWide = useMediaQuery(WIDE, true);
-  if (!isWide) return null;
+function subscribeOpen(onChange: () => void): () => void {
+  window.addEventListener(OPEN_EVENT, onChange);
+  return () => window.removeEventListener(OPEN_EVENT, onChange);
+}
+
+function readOpen(): boolean {
+  try {
+    return window.sessionStorage.getItem(OPEN_KEY) === "1";
+  } catch {
+    return false;
+  }
+}
+
+/** Whether the Tools panel is open; kept for the tab (sessionStorage) so moving between chats keeps it. */
+export function useToolsPanelOpen(): [boolean, (isOpen: boolean) => void] {
+  const isOpen = useSyncExternalStore(subscribeOpen, readOpen, () => false);
+  const setOpen = useCallback((next: boolean) => {
+    try {
+      if (next) window.sessionStorage.setItem(OPEN_KEY, "1");
+      else window.sessionStorage.removeItem(OPEN_KEY);
+    } catch {
+      // Storage off: the panel still opens, it is just not remembered.
+    }
+    window.dispatchEvent(new Event(OPEN_EVENT));
+  }, []);
+  return [isOpen, setOpen];
+}
+
+type ChipProps = ConnectorPanelProps & { isOpen: boolean; onOpenChange: (isOpen: boolean) => void };
+
+function plural(count: number, word: string): string {
+  return `${count.toLocaleString("en-US")} ${word}${count === 1 ? "" : "s"}`;
+}
+
+/**
+ * Chip and panel skip the chat's streaming re-renders (props compared field by field; `streaming`
+ * by its turn and revision), so a streaming answer does not redraw the tools.
+ */
+function areToolPropsEqual(prev: ChipProps, next: ChipProps): boolean {
   return (
-    <div className="w-80 shrink-0 self-start lg:sticky lg:top-4">
-      <ConnectorPanel {...props} />
-    </div>
+    prev.sessionId === next.sessionId &&
+    prev.toolsRevision === next.toolsRevision &&
+    prev.streaming?.turnId === next.streaming?.turnId &&
+    prev.streaming?.revision === next.streaming?.revision &&
+    prev.keptChange === next.keptChange &&
+    prev.onKeepChange === next.onKeepChange &&
+    prev.isOpen === next.isOpen &&
+    prev.onOpenChange === next.onOpenChange
   );
 }
 
-/** The toolbar button and sheet; renders nothing on wide screens. */
-export function ChatToolsSheet(props: Props) {
-  const isWide = useMediaQuery(WIDE, true);
-  if (isWide) return null;
-  const pendingKey = pendingChangeKey(props.streaming, props.toolsRevision);
+function SummaryChip({ isOpen, onOpenChange, ...props }: ChipProps) {
+  const { summary } = useToolsSummary(props.sessionId, props.toolsRevision);
+  const pendingKey = pendingChangeKey(props.streaming, summary.revision);
   const isPending = pendingKey !== null && pendingKey !== props.keptChange;
+  const { counts } = summary;
+  const countsText = counts
+    ? `${plural(counts.connectorCount, "connector")} · ${plural(counts.toolCount, "tool")} · `
+    : "";
   return (
-    <Sheet>
-      <SheetTrigger asChild>
-        <Button variant="secondary" className="px-2 py-1.5">
-          <WrenchIcon />
-          Tools
-          {isPending && <span className="text-xs text-amber-700 dark:text-amber-300">· pending</span>}
-        </Button>
-      </SheetTrigger>
-      <SheetContent side="right" title="Tools for this chat" className="p-3">
+    <button
+      type="button"
+      aria-expanded={isOpen}
+      aria-label={`Tools: ${countsText}revision ${summary.revision}${isPending ? " · change pending" : ""}`}
+      onClick={() => onOpenChange(!isOpen)}
+      className="inline-flex max-w-full min-w-0 items-center gap-1.5 rounded-full border border-zinc-300 px-2.5 py-1 text-xs text-zinc-700 hover:bg-zinc-100 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600 dark:border-zinc-700 dark:text-zinc-300 dark:hover:bg-zinc-800"
+      data-testid="tools-summary"
+    >
+      <WrenchIcon className="size-3.5 shrink-0" />
+      <span className="truncate">
+        {countsText}
+        <span data-testid="tools-revision">revision {summary.revision}</span>
+      </span>
+      {isPending && (
+        <span className="rounded-full bg-amber-100 px-1.5 text-amber-900 dark:bg-amber-900 dark:text-amber-100">
+          pending
+        </span>
+      )}
+    </button>
+  );
+}
+
+/** The open panel: a docked column on wide screens, a bottom sheet below that. */
+function ToolsPanel({ isOpen, onOpenChange, ...props }: ChipProps) {
+  const isWide = useMediaQuery(WIDE, true);
+  if (isWide)
+    return isOpen ? (
+      <div className="sticky top-4 flex h-[calc(100dvh-6rem)] w-80 shrink-0 flex-col self-start rounded-md border border-zinc-200 p-3 dark:border-zinc-800">
+        <ConnectorPanel {...props} onClose={() => onOpenChange(false)} />
+      </div>
+    ) : null;
+  return (
+    <Sheet open={isOpen} onOpenChange={onOpenChange}>
+      <SheetContent side="bottom" width="full" title="Tools for this chat" className="h-[85dvh] p-3">
         <ConnectorPanel {...props} />
       </SheetContent>
     </Sheet>
   );
 }
+
+export const ToolsSummaryChip = memo(SummaryChip, areToolPropsEqual);
+export const ChatToolsPanel = memo(ToolsPanel, areToolPropsEqual);

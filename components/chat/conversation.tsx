@@ -4,8 +4,12 @@
 // sits collapsed above its replacement ("Restarted with revision N"). Only the last message may be
 // edited, never mid-answer; only the last turn offers Try again when it failed. A page opened (or
 // reloaded) while an answer streams lands scrolled to that live answer, at the end, and follows it
-// as it grows until the reader scrolls away.
-import { useEffect, useRef } from "react";
+// as it grows until the reader scrolls away; "Jump to latest" brings them back while it streams.
+// Turns and user messages are memoised: while an answer streams only the live one re-renders.
+import { useCallback, useEffect, useLayoutEffect, useRef, useState } from "react";
+
+import { Button } from "@/components/ui/button.tsx";
+import { ArrowDownIcon } from "@/components/ui/icons.tsx";
 
 import { findStreamingTurn, type ChatState } from "./chat-state.ts";
 import { supersededLabel } from "./superseded-label.ts";
@@ -33,14 +37,18 @@ function isAtPageEnd(): boolean {
 
 /**
  * A page opened while an answer streams lands on that live answer (scrolls to the page's end, where
- * it sits just above the composer), and stays there as it grows while the reader stays at the end;
- * scrolling up stops the following.
+ * it sits just above the composer), and stays there as it grows while the reader stays at the end.
+ * Scrolling up stops the following and, while the answer streams, offers "Jump to latest", which
+ * goes back to the end and follows again.
  */
 function useFollowLiveAnswer(isStreaming: boolean, content: unknown) {
   const isFollowing = useRef<boolean | null>(null); // null until the first render decided
+  const [isAway, setIsAway] = useState(false);
   useEffect(() => {
     const onScroll = () => {
-      if (isFollowing.current !== null) isFollowing.current = isAtPageEnd();
+      if (isFollowing.current === null) return;
+      isFollowing.current = isAtPageEnd();
+      setIsAway(!isFollowing.current);
     };
     window.addEventListener("scroll", onScroll, { passive: true });
     return () => window.removeEventListener("scroll", onScroll);
@@ -49,10 +57,40 @@ function useFollowLiveAnswer(isStreaming: boolean, content: unknown) {
     if (isFollowing.current === null) isFollowing.current = isStreaming;
     if (isStreaming && isFollowing.current) window.scrollTo({ top: document.documentElement.scrollHeight });
   }, [isStreaming, content]);
+  const jumpToLatest = () => {
+    isFollowing.current = true;
+    setIsAway(false);
+    window.scrollTo({ top: document.documentElement.scrollHeight });
+  };
+  return { isJumpShown: isStreaming && isAway, jumpToLatest };
 }
 
-export function Conversation({ state, onEdit, onRetry }: Props) {
-  useFollowLiveAnswer(!!findStreamingTurn(state), state.messages);
+function JumpToLatest({ onJump }: { onJump: () => void }) {
+  return (
+    <div className="pointer-events-none sticky bottom-40 z-10 flex justify-center">
+      <Button variant="secondary" className="pointer-events-auto rounded-full py-1 text-xs shadow-md" onClick={onJump}>
+        <ArrowDownIcon className="size-3.5" />
+        Jump to latest
+      </Button>
+    </div>
+  );
+}
+
+/** A callback that keeps its identity and always calls the latest `handler` (memoised rows keep theirs). */
+function useLatestCallback<A extends unknown[], R>(handler: ((...args: A) => R) | undefined) {
+  const latest = useRef(handler);
+  useLayoutEffect(() => {
+    latest.current = handler;
+  });
+  return useCallback((...args: A) => latest.current?.(...args), []);
+}
+
+export function Conversation({ state, onEdit: editNow, onRetry: retryNow }: Props) {
+  const { isJumpShown, jumpToLatest } = useFollowLiveAnswer(!!findStreamingTurn(state), state.messages);
+  const edit = useLatestCallback(editNow);
+  const retry = useLatestCallback(retryNow);
+  const onEdit = editNow && (async (messageId: string, text: string) => (await edit(messageId, text)) === true);
+  const onRetry = retryNow && retry;
   const userMessages = state.messages.filter((message) => message.role === "user");
   const lastId = userMessages.filter((message) => !message.replacedBy).at(-1)?.id;
   const lastTurnId = state.turns.at(-1)?.id;
@@ -98,6 +136,7 @@ export function Conversation({ state, onEdit, onRetry }: Props) {
           </div>
         ),
       )}
+      {isJumpShown && <JumpToLatest onJump={jumpToLatest} />}
     </section>
   );
 }

@@ -5,12 +5,15 @@
 // write), so an image is never loaded from a URL it names: that request alone could carry chat data
 // to a stranger. Such an image shows as a link the user may choose to open; only data: images (no
 // request) are drawn. The CSP's img-src (server/security-headers.ts) enforces the same in the browser.
-import { useState, type ComponentProps, type ReactNode } from "react";
+// Parsed again only when the text changes (memo); a streaming answer's at most once a frame.
+import { memo, useState, type ComponentProps, type ReactNode } from "react";
 import ReactMarkdown from "react-markdown";
 import rehypeHighlight from "rehype-highlight";
 import remarkGfm from "remark-gfm";
 
 import { CheckIcon, CopyIcon } from "@/components/ui/icons.tsx";
+
+import { useFrameThrottled } from "./use-frame-throttled.ts";
 
 function textOf(node: ReactNode): string {
   if (typeof node === "string" || typeof node === "number") return String(node);
@@ -105,7 +108,7 @@ function CodeBlock(props: ComponentProps<"pre">) {
   );
 }
 
-export function Markdown({ text }: { text: string }) {
+function MarkdownContent({ text }: { text: string }) {
   return (
     <div className="markdown min-w-0 leading-relaxed [overflow-wrap:anywhere]" data-testid="markdown">
       <ReactMarkdown
@@ -134,4 +137,11 @@ export function Markdown({ text }: { text: string }) {
       </ReactMarkdown>
     </div>
   );
+}
+
+export const Markdown = memo(MarkdownContent);
+
+/** The streaming answer's text: parsed again at most once per animation frame. */
+export function LiveMarkdown({ text }: { text: string }) {
+  return <Markdown text={useFrameThrottled(text)} />;
 }

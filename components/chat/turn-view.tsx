@@ -3,18 +3,21 @@
 // carried over from the replaced answer are introduced as such. A superseded turn is
 // collapsed under the label it is given ("Restarted with revision N"). A failed turn says what
 // happened (the server's message), what the user can do about it, and offers Try again when it is
-// the chat's last turn (and the provider settings when the fix lives there).
+// the chat's last turn (and the provider settings when the fix lives there). A turn re-renders only
+// when its own content changed (turn-props-equal.ts): while an answer streams, the settled ones stay.
 import Link from "next/link";
+import { memo } from "react";
 
 import type { MessageDto, TurnDto } from "@/server/session/history.ts";
 import { Button } from "@/components/ui/button.tsx";
 
 import type { ApprovalView, ToolProgressView, ToolResultView } from "./chat-state.ts";
-import { Markdown } from "./markdown.tsx";
+import { LiveMarkdown, Markdown } from "./markdown.tsx";
 import { ToolCallCard } from "./tool-call-card.tsx";
 import { describeToolStatus, toolStatusLabels } from "./tool-status.ts";
 import { TurnDetails, type ToolTiming } from "./turn-details.tsx";
 import { describeFailure } from "./turn-failure.ts";
+import { areTurnPropsEqual } from "./turn-props-equal.ts";
 
 type Props = {
   turn: TurnDto;
@@ -49,7 +52,12 @@ function Parts({
       ...(message.id === firstKeptId ? [<KeptNote key={`${message.id}-kept`} />] : []),
       ...message.parts.map((part, index) => {
         const key = `${message.id}-${index}`;
-        if (part.type === "text") return <Markdown key={key} text={part.text} />;
+        if (part.type === "text")
+          return turnStatus === "streaming" ? (
+            <LiveMarkdown key={key} text={part.text} />
+          ) : (
+            <Markdown key={key} text={part.text} />
+          );
         if (part.type === "reasoning")
           return (
             <details key={key} className="text-sm text-zinc-600 dark:text-zinc-400">
@@ -128,7 +136,7 @@ function FailureNotice({ turn, onRetry }: { turn: TurnDto; onRetry?: () => void 
   );
 }
 
-export function TurnView({
+function TurnViewContent({
   turn,
   messages,
   toolResults,
@@ -192,3 +200,5 @@ export function TurnView({
     </article>
   );
 }
+
+export const TurnView = memo(TurnViewContent, areTurnPropsEqual);

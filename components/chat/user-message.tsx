@@ -1,12 +1,15 @@
 "use client";
 // A user's message in the conversation. The last one can be edited: the pencil opens an inline
 // editor (Enter sends, Shift+Enter adds a line, Escape cancels) and sending replaces the message
-// and its answers with a fresh answer to the new text.
-import { useState, type KeyboardEvent } from "react";
+// and its answers with a fresh answer to the new text. ↑ in the empty composer opens the same editor.
+// The pencil shows on hover or keyboard focus.
+import { memo, useState, type KeyboardEvent } from "react";
 
 import { Button } from "@/components/ui/button.tsx";
 import { PencilIcon } from "@/components/ui/icons.tsx";
 import { Tooltip } from "@/components/ui/tooltip.tsx";
+
+import { EDIT_LAST_MESSAGE_EVENT, useWindowEvent } from "./shortcuts.ts";
 
 type Props = {
   text: string;
@@ -14,9 +17,10 @@ type Props = {
   onEdit?: (text: string) => Promise<boolean>;
 };
 
-export function UserMessage({ text, onEdit }: Props) {
+function UserMessageContent({ text, onEdit }: Props) {
   const [draft, setDraft] = useState<string | null>(null);
   const [isSending, setIsSending] = useState(false);
+  useWindowEvent(EDIT_LAST_MESSAGE_EVENT, onEdit ? () => setDraft(text) : null);
 
   async function submit() {
     if (!onEdit || draft === null || !draft.trim() || isSending) return;
@@ -71,7 +75,7 @@ export function UserMessage({ text, onEdit }: Props) {
             type="button"
             aria-label="Edit message"
             onClick={() => setDraft(text)}
-            className="mt-1 rounded-md p-1.5 text-zinc-600 hover:bg-zinc-100 focus-visible:outline-2 focus-visible:outline-blue-600 dark:text-zinc-400 dark:hover:bg-zinc-800"
+            className="mt-1 rounded-md p-1.5 text-zinc-600 hover:bg-zinc-100 md:opacity-0 md:group-hover:opacity-100 md:focus-visible:opacity-100 focus-visible:outline-2 focus-visible:outline-blue-600 dark:text-zinc-400 dark:hover:bg-zinc-800"
           >
             <PencilIcon className="size-3.5" />
           </button>
@@ -86,3 +90,9 @@ export function UserMessage({ text, onEdit }: Props) {
     </div>
   );
 }
+
+/** Re-renders when its text changes or it becomes (un)editable: `onEdit` always calls the latest handler. */
+export const UserMessage = memo(
+  UserMessageContent,
+  (prev, next) => prev.text === next.text && !prev.onEdit === !next.onEdit,
+);

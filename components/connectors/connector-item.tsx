@@ -1,13 +1,16 @@
 "use client";
-// One connector in the chat's Tools panel: its on/off switch with its health, its policy (allow /
-// ask first / never), why it is left out (a name clash) or unavailable, the user's own account on it
-// when it has or wants one, and its tools (connector-tool-row.tsx) while it is on: the first ones the
-// server sent, with a count when the connector has more (the panel's search finds the others).
+// One connector's header in the chat's Tools panel: a disclosure showing its name, health and
+// "12 of 15 tools on", its on/off switch, and, while expanded, its policy (allow / ask first /
+// never), switches for all its tools at once, and the notes that explain a missing tool: a name
+// clash, an unavailable server, the user's own account it wants, a capped or empty search. Its tools
+// are rows of their own (connector-tool-row.tsx) in the panel's virtualised list.
 import type { ToolPolicy } from "@/server/core/tool-policy.ts";
-import type { SessionConnectorDto } from "@/server/mcp/session-tools.ts";
+import type { PanelConnectorDto } from "@/server/api/routers/tool-bulk.ts";
+import { Button } from "@/components/ui/button.tsx";
+import { ChevronRightIcon } from "@/components/ui/icons.tsx";
+import { Select } from "@/components/ui/select.tsx";
 import { Switch } from "@/components/ui/switch.tsx";
 
-import { ConnectorToolRow, selectClass } from "./connector-tool-row.tsx";
 import { OAuthAccountControl } from "./oauth-account-control.tsx";
 
 const connectorPolicies: { value: ToolPolicy; label: string }[] = [
@@ -29,57 +32,44 @@ const healthLabels: Record<string, string> = {
 export type ConnectorActions = {
   setEnabled: (enabled: boolean) => void;
   setPolicy: (policy: ToolPolicy) => void;
+  setAllTools: (enabled: boolean) => void;
   setToolEnabled: (toolName: string, enabled: boolean) => void;
   setToolPolicy: (toolName: string, policy: ToolPolicy | null) => void;
 };
 
 type Props = {
-  connector: SessionConnectorDto;
+  connector: PanelConnectorDto;
   /** The user's own account on this connector, when it has one. */
   accountStatus: "connected" | "needs_authorization" | undefined;
   isBusy: boolean;
+  isExpanded: boolean;
+  onExpandedChange: (isExpanded: boolean) => void;
   actions: ConnectorActions;
-  /** The panel's tool search, when the user typed one (the server filtered the tools by it). */
-  query?: string;
+  /** The panel's tool search, when the user typed one. */
+  query: string;
+  /** How many of the connector's tools the panel lists now (after the search). */
+  shownCount: number;
 };
 
-function statusLabel(connector: SessionConnectorDto): string {
+/** "connected · 12 of 15 tools on", "off", "left out". */
+export function connectorSummary(connector: PanelConnectorDto): string {
   if (!connector.enabled) return "off";
-  return connector.conflict ? "left out" : (healthLabels[connector.health] ?? connector.health);
+  if (connector.conflict) return "left out";
+  const health = healthLabels[connector.health] ?? connector.health;
+  if (connector.toolCount === 0) return health;
+  const total = connector.toolCount.toLocaleString("en-US");
+  return `${health} · ${connector.enabledCount.toLocaleString("en-US")} of ${total} tools on`;
 }
 
-export function ConnectorItem({ connector, accountStatus, isBusy, actions, query }: Props) {
+function ConnectorNotes({
+  connector,
+  accountStatus,
+  query,
+  shownCount,
+}: Omit<Props, "isBusy" | "isExpanded" | "onExpandedChange" | "actions">) {
   const needsAuthorization = connector.health === "needs_authorization";
   return (
-    <li className="flex flex-col gap-1">
-      <label className="flex items-center justify-between gap-2">
-        <span>
-          <span className="font-medium">{connector.name}</span>{" "}
-          <span className="text-xs text-zinc-500">{statusLabel(connector)}</span>
-        </span>
-        <Switch
-          aria-label={`Use ${connector.name} in this chat`}
-          checked={connector.enabled}
-          disabled={isBusy}
-          onCheckedChange={actions.setEnabled}
-        />
-      </label>
-      <label className="flex items-center justify-between gap-2 text-xs text-zinc-600 dark:text-zinc-400">
-        Tool calls
-        <select
-          aria-label={`Policy for ${connector.name}`}
-          className={selectClass}
-          value={connector.policy}
-          disabled={isBusy}
-          onChange={(event) => actions.setPolicy(event.target.value as ToolPolicy)}
-        >
-          {connectorPolicies.map((option) => (
-            <option key={option.value} value={option.value}>
-              {option.label}
-            </option>
-          ))}
-        </select>
-      </label>
+    <>
       {connector.enabled && connector.conflict && (
         <p className="text-xs text-amber-800 dark:text-amber-200" data-testid="connector-conflict">
           {connector.conflict}
@@ -96,29 +86,93 @@ export function ConnectorItem({ connector, accountStatus, isBusy, actions, query
           opensInNewTab
         />
       )}
-      {connector.enabled && connector.matchCount > connector.tools.length && (
+      {connector.enabled && connector.matchCount > shownCount && (
         <p className="text-xs text-zinc-500" data-testid="connector-tool-count">
-          Showing {connector.tools.length} of {connector.matchCount.toLocaleString("en-US")}{" "}
-          {query ? "matching tools" : "tools"}; search to find the others.
+          Showing {shownCount} of {connector.matchCount.toLocaleString("en-US")} {query ? "matching tools" : "tools"};
+          search to find the others.
         </p>
       )}
-      {connector.enabled && query && connector.matchCount === 0 && connector.toolCount > 0 && (
+      {connector.enabled && query && shownCount === 0 && connector.toolCount > 0 && (
         <p className="text-xs text-zinc-500">No tool matches “{query}”.</p>
       )}
-      {connector.enabled && connector.tools.length > 0 && (
-        <ul className="ml-3 flex flex-col gap-1 border-l border-zinc-200 pl-3 dark:border-zinc-800">
-          {connector.tools.map((tool) => (
-            <ConnectorToolRow
-              key={tool.name}
-              connectorName={connector.name}
-              tool={tool}
-              isBusy={isBusy}
-              onEnabledChange={(enabled) => actions.setToolEnabled(tool.name, enabled)}
-              onPolicyChange={(policy) => actions.setToolPolicy(tool.name, policy)}
-            />
-          ))}
-        </ul>
+    </>
+  );
+}
+
+function BulkControls({ connector, isBusy, actions }: Pick<Props, "connector" | "isBusy" | "actions">) {
+  return (
+    <div className="flex flex-wrap items-center justify-between gap-2 text-xs text-zinc-600 dark:text-zinc-400">
+      <span className="flex items-center gap-2">
+        Tool calls
+        <Select
+          aria-label={`Policy for ${connector.name}`}
+          value={connector.policy}
+          options={connectorPolicies}
+          disabled={isBusy}
+          onValueChange={actions.setPolicy}
+        />
+      </span>
+      {connector.toolCount > 0 && (
+        <span className="flex gap-1">
+          <Button
+            variant="ghost"
+            className="px-2 py-0.5 text-xs"
+            aria-label={`All on for ${connector.name}`}
+            disabled={isBusy || connector.enabledCount === connector.toolCount}
+            onClick={() => actions.setAllTools(true)}
+          >
+            All on
+          </Button>
+          <Button
+            variant="ghost"
+            className="px-2 py-0.5 text-xs"
+            aria-label={`All off for ${connector.name}`}
+            disabled={isBusy || connector.enabledCount === 0}
+            onClick={() => actions.setAllTools(false)}
+          >
+            All off
+          </Button>
+        </span>
       )}
-    </li>
+    </div>
+  );
+}
+
+export function ConnectorItem(props: Props) {
+  const { connector, isBusy, isExpanded, onExpandedChange, actions } = props;
+  return (
+    <div className="flex flex-col gap-1 border-t border-zinc-200 pt-2 dark:border-zinc-800">
+      <div className="flex items-center justify-between gap-2">
+        <button
+          type="button"
+          aria-expanded={isExpanded}
+          onClick={() => onExpandedChange(!isExpanded)}
+          className="flex min-w-0 flex-1 items-start gap-1 rounded text-left focus-visible:outline-2 focus-visible:outline-blue-600"
+        >
+          <ChevronRightIcon
+            className={`mt-0.5 size-4 shrink-0 transition-transform ${isExpanded ? "rotate-90" : ""}`}
+          />
+          <span className="min-w-0">
+            <span className="font-medium [overflow-wrap:anywhere]">{connector.name}</span>{" "}
+            <span className="text-xs text-zinc-500" data-testid="connector-summary">
+              {connectorSummary(connector)}
+            </span>
+          </span>
+        </button>
+        <Switch
+          aria-label={`Use ${connector.name} in this chat`}
+          checked={connector.enabled}
+          disabled={isBusy}
+          onCheckedChange={(enabled) => {
+            if (enabled) onExpandedChange(true);
+            actions.setEnabled(enabled);
+          }}
+        />
+      </div>
+      {isExpanded && <BulkControls connector={connector} isBusy={isBusy} actions={actions} />}
+      {(isExpanded || connector.conflict || connector.health === "needs_authorization") && (
+        <ConnectorNotes {...props} />
+      )}
+    </div>
   );
 }

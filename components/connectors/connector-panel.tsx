@@ -1,38 +1,44 @@
 "use client";
-// The chat's live connector panel: connectors with on/off switches and a policy (allow / ask first /
-// never), per-tool switches and policy overrides, health, and the registry revision. When a change
-// alters the tools while an answer is streaming, it says the change applies on the next request and
-// offers "Apply now" (restart the answer with the new tools) or "Keep for next request" (dismiss the
-// notice; the answer's next model request gets the new tools anyway). A connector that wants the
-// user's own account shows "authorization needed" and the account control (sign-in opens in a new
-// tab). A connector left out for a name clash says so, and why, instead of silently missing its
-// tools, and a failed update of the chat's tools is shown until one succeeds. A connector with many
-// tools shows the first ones and a count; the search box (shown then) finds the others on the server.
-// When the chat's tools are over its provider's limits, the panel says so before anything is sent.
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useEffect, useState } from "react";
+// The chat's live Tools panel: a search over every connector's tools (names and descriptions), then
+// each connector collapsed to one line ("12 of 15 tools on") with its on/off switch; expanded, its
+// policy (allow / ask first / never), all-on / all-off, and its tools with their switches and policy
+// overrides, in one virtualised list (tool-list.tsx). When a change alters the tools while an answer
+// is streaming, it says the change applies on the next request and offers "Apply now" (restart the
+// answer with the new tools) or "Keep for next request" (dismiss the notice; the answer's next model
+// request gets the new tools anyway). A connector that wants the user's own account shows
+// "authorization needed" and the account control; one left out for a name clash says why; a failed
+// update of the chat's tools is shown until one succeeds; tools over the provider's limits are
+// flagged before anything is sent.
+import { useMutation, useQuery } from "@tanstack/react-query";
+import { useState } from "react";
 
 import { useTRPC } from "@/components/providers/trpc-provider.tsx";
+import { CloseIcon } from "@/components/ui/icons.tsx";
 
-import { ConnectorItem } from "./connector-item.tsx";
 import { PendingChangeNotice } from "./pending-change-notice.tsx";
 import { ToolLimitAndSearch } from "./tool-limit-and-search.tsx";
+import { buildRows, ToolList } from "./tool-list.tsx";
 import { useConnectorActions } from "./use-connector-actions.ts";
+import { useRefreshTools, useToolSearch } from "./use-tools-state.ts";
 
-type Props = {
+export type StreamingTools = { turnId: string; revision: number | null };
+
+export type ConnectorPanelProps = {
   sessionId: string;
   toolsRevision: number;
-  streaming: { turnId: string; revision: number | null } | null;
+  streaming: StreamingTools | null;
   /** The answer whose pending change the user chose to keep for its next request. */
   keptChange: string | null;
   onKeepChange: (key: string | null) => void;
+  /** Closes the docked panel (a sheet has its own close button). */
+  onClose?: () => void;
 };
 
 /**
  * The answer a change is pending for: the streaming one, when the tools moved past the revision of
  * its last request; null when nothing is pending.
  */
-export function pendingChangeKey(streaming: Props["streaming"], revision: number): string | null {
+export function pendingChangeKey(streaming: StreamingTools | null, revision: number): string | null {
   return streaming && streaming.revision !== null && streaming.revision < revision ? streaming.turnId : null;
 }
 
@@ -46,26 +52,26 @@ function useAccountStatus() {
   };
 }
 
-/** The panel's data: the chat's tools, filtered on the server by the search the user typed. */
-function useToolsState(sessionId: string) {
-  const trpc = useTRPC();
-  const [search, setSearch] = useState("");
-  const query = search.trim();
-  const state = useQuery({
-    ...trpc.tools.state.queryOptions(query ? { sessionId, query } : { sessionId }),
-    placeholderData: keepPreviousData,
-  });
-  const isCapped = state.data?.connectors.some((connector) => connector.toolCount > connector.tools.length) ?? false;
-  return { state, search, setSearch, query, isCapped };
+function useExpanded() {
+  const [expanded, setExpanded] = useState<ReadonlySet<string>>(new Set());
+  const onExpandedChange = (id: string, isExpanded: boolean) =>
+    setExpanded((current) => {
+      const next = new Set(current);
+      if (isExpanded) next.add(id);
+      else next.delete(id);
+      return next;
+    });
+  return { expanded, onExpandedChange };
 }
 
-export function ConnectorPanel({ sessionId, toolsRevision, streaming, keptChange, onKeepChange }: Props) {
+export function ConnectorPanel(props: ConnectorPanelProps) {
+  const { sessionId, toolsRevision, streaming, keptChange, onKeepChange, onClose } = props;
   const trpc = useTRPC();
-  const queryClient = useQueryClient();
-  const { state, search, setSearch, query, isCapped } = useToolsState(sessionId);
+  const { state, search, setSearch } = useToolSearch(sessionId);
+  const refresh = useRefreshTools(sessionId);
   const accountStatus = useAccountStatus();
+  const { expanded, onExpandedChange } = useExpanded();
   const [error, setError] = useState<string | null>(null);
-  const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.tools.state.queryKey({ sessionId }) });
   const options = {
     // A change of the user's own asks again (Keep covered the earlier ones).
     onSuccess: () => (setError(null), onKeepChange(null), refresh()),
@@ -75,25 +81,27 @@ export function ConnectorPanel({ sessionId, toolsRevision, streaming, keptChange
   const { isBusy, actionsFor } = useConnectorActions(sessionId, options);
   const applyNow = useMutation(trpc.chat.applyNow.mutationOptions({ onError: options.onError }));
 
-  useEffect(() => {
-    if (state.data && toolsRevision > state.data.revision) void refresh();
-  }, [toolsRevision]); // eslint-disable-line react-hooks/exhaustive-deps
-
   const revision = Math.max(toolsRevision, state.data?.revision ?? 0);
   // "Keep for next request" hides the notice for this answer (a revision the MCP servers bump by
   // themselves does not bring it back); the user's next change here, or another answer, does.
   const pendingKey = pendingChangeKey(streaming, revision);
+  const rows = buildRows(state.data?.connectors ?? [], search, expanded);
 
   return (
-    <aside
-      aria-label="Connectors"
-      className="flex flex-col gap-3 rounded-md border border-zinc-200 p-3 text-sm dark:border-zinc-800"
-    >
-      <div className="flex items-center justify-between">
+    <aside aria-label="Connectors" className="flex min-h-0 flex-1 flex-col gap-3 text-sm">
+      <div className="flex items-center justify-between gap-2">
         <h2 className="font-semibold">Tools</h2>
-        <span className="text-xs text-zinc-500" data-testid="tools-revision">
-          revision {revision}
-        </span>
+        <span className="flex-1 text-right text-xs text-zinc-500">revision {revision}</span>
+        {onClose && (
+          <button
+            type="button"
+            aria-label="Close tools"
+            onClick={onClose}
+            className="rounded-md p-1 text-zinc-600 hover:bg-zinc-100 focus-visible:outline-2 focus-visible:outline-blue-600 dark:text-zinc-400 dark:hover:bg-zinc-800"
+          >
+            <CloseIcon />
+          </button>
+        )}
       </div>
       {streaming && pendingKey && pendingKey !== keptChange && (
         <PendingChangeNotice
@@ -112,25 +120,17 @@ export function ConnectorPanel({ sessionId, toolsRevision, streaming, keptChange
           {state.data.rebuildError}
         </p>
       )}
-      <ToolLimitAndSearch
-        problem={state.data?.limit?.problem ?? null}
-        isSearchShown={isCapped || query !== ""}
-        search={search}
-        onSearch={setSearch}
-      />
+      <ToolLimitAndSearch problem={state.data?.limit?.problem ?? null} search={search} onSearch={setSearch} />
       {state.data?.connectors.length === 0 && <p className="text-zinc-500">No connectors yet. Add one in settings.</p>}
-      <ul className="flex flex-col gap-3">
-        {state.data?.connectors.map((connector) => (
-          <ConnectorItem
-            key={connector.id}
-            connector={connector}
-            accountStatus={accountStatus(connector.id)}
-            isBusy={isBusy}
-            actions={actionsFor(connector)}
-            query={query}
-          />
-        ))}
-      </ul>
+      <ToolList
+        rows={rows}
+        expanded={expanded}
+        onExpandedChange={onExpandedChange}
+        isBusy={isBusy}
+        query={search.trim()}
+        accountStatus={accountStatus}
+        actionsFor={actionsFor}
+      />
       {state.data && state.data.builtinTools.length > 0 && (
         <p className="text-xs text-zinc-500">Built in: {state.data.builtinTools.map((tool) => tool.name).join(", ")}</p>
       )}

@@ -1,13 +1,18 @@
 "use client";
-// One tool of a connector in the chat's Tools panel: its on/off checkbox (the name struck through
-// when its policy is `deny`) and its policy override (the connector's default, allow, ask, never).
+// One tool of a connector in the chat's Tools panel: its on/off checkbox, its name (wrapping at its
+// separators; struck through when its policy is `deny`), its description on hover, and its policy
+// override ("Default": the connector's policy; allow, ask, never) in an accessible select.
 import type { ToolPolicy } from "@/server/core/tool-policy.ts";
 import type { SessionToolDto } from "@/server/mcp/session-tools.ts";
+import { Select } from "@/components/ui/select.tsx";
 
-export const selectClass = "rounded-md border border-zinc-300 bg-transparent px-1 py-0.5 text-xs dark:border-zinc-700";
+import { ToolName } from "./tool-name.tsx";
 
-const toolPolicies: { value: ToolPolicy | ""; label: string }[] = [
-  { value: "", label: "Connector default" },
+/** Radix Select forbids an empty value: "default" stands for "no override". */
+type PolicyChoice = ToolPolicy | "default";
+
+const toolPolicies: { value: PolicyChoice; label: string }[] = [
+  { value: "default", label: "Default" },
   { value: "allow", label: "Allow" },
   { value: "ask", label: "Ask" },
   { value: "deny", label: "Never" },
@@ -23,34 +28,29 @@ type Props = {
 
 export function ConnectorToolRow({ connectorName, tool, isBusy, onEnabledChange, onPolicyChange }: Props) {
   return (
-    <li className="flex items-center gap-2">
-      <label className="flex min-w-0 flex-1 items-center justify-between gap-2" title={tool.description}>
-        <span
-          className={`min-w-0 font-mono text-xs [overflow-wrap:anywhere] ${tool.policy === "deny" ? "text-zinc-400 line-through" : ""}`}
-        >
-          {tool.name}
-        </span>
+    <div className="ml-3 flex items-center gap-2 border-l border-zinc-200 py-1 pl-3 dark:border-zinc-800">
+      <label className="flex min-w-0 flex-1 items-center gap-2" title={tool.description || tool.name}>
         <input
           type="checkbox"
           aria-label={`Allow ${connectorName} ${tool.name}`}
           checked={tool.enabled}
           disabled={isBusy}
           onChange={(event) => onEnabledChange(event.target.checked)}
+          className="size-4 shrink-0 accent-emerald-600"
+        />
+        <ToolName
+          name={tool.name}
+          className={`min-w-0 font-mono text-xs ${tool.policy === "deny" ? "text-zinc-500 line-through" : ""}`}
         />
       </label>
-      <select
+      <Select
         aria-label={`Policy for ${connectorName} ${tool.name}`}
-        className={`${selectClass} w-32 shrink-0`}
-        value={tool.policyOverride ?? ""}
+        className="w-24 shrink-0 whitespace-nowrap"
+        value={tool.policyOverride ?? "default"}
+        options={toolPolicies}
         disabled={isBusy}
-        onChange={(event) => onPolicyChange((event.target.value || null) as ToolPolicy | null)}
-      >
-        {toolPolicies.map((option) => (
-          <option key={option.value} value={option.value}>
-            {option.label}
-          </option>
-        ))}
-      </select>
-    </li>
+        onValueChange={(choice) => onPolicyChange(choice === "default" ? null : choice)}
+      />
+    </div>
   );
 }

@@ -1,15 +1,14 @@
 "use client";
 // Above a chat's connectors in the Tools panel: the warning that the chat's tools are over its
 // provider's limits (it is said before anything is sent; see docs/provider-limits.md), and the tool
-// search, shown when a connector has more tools than the panel lists (the server searches them all).
+// search over every connector's tools, by name and description.
 type Props = {
   problem: string | null;
-  isSearchShown: boolean;
   search: string;
   onSearch: (search: string) => void;
 };
 
-export function ToolLimitAndSearch({ problem, isSearchShown, search, onSearch }: Props) {
+export function ToolLimitAndSearch({ problem, search, onSearch }: Props) {
   return (
     <>
       {problem && (
@@ -21,16 +20,14 @@ export function ToolLimitAndSearch({ problem, isSearchShown, search, onSearch }:
           {problem}
         </p>
       )}
-      {isSearchShown && (
-        <input
-          type="search"
-          aria-label="Search tools"
-          placeholder="Search tools"
-          className="rounded-md border border-zinc-300 bg-transparent px-2 py-1 text-xs dark:border-zinc-700"
-          value={search}
-          onChange={(event) => onSearch(event.target.value)}
-        />
-      )}
+      <input
+        type="search"
+        aria-label="Search tools"
+        placeholder="Search tools"
+        className="rounded-md border border-zinc-300 bg-transparent px-2 py-1 text-xs dark:border-zinc-700"
+        value={search}
+        onChange={(event) => onSearch(event.target.value)}
+      />
     </>
   );
 }

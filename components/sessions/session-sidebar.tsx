@@ -2,10 +2,13 @@
 // The chat pages' list of chats: New chat, search by title, and a link per chat (the open one
 // marked current) with its Rename / Delete menu. Wide screens show it as a column beside the chat;
 // narrow screens get a "Chats" button in the chat's toolbar that opens the same list in a sheet.
+// ⌘/Ctrl+K (shortcuts.ts) focuses the search: in the column, or in the sheet it opens.
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useParams, useRouter } from "next/navigation";
-import { useState } from "react";
+import { useRef, useState, type RefObject } from "react";
+
+import { SEARCH_CHATS_EVENT, useWindowEvent } from "@/components/chat/shortcuts.ts";
 
 import { useTRPC } from "@/components/providers/trpc-provider.tsx";
 import { Button } from "@/components/ui/button.tsx";
@@ -16,7 +19,9 @@ import { filterSessionsByTitle } from "./filter-sessions.ts";
 import { SessionSearch } from "./session-search.tsx";
 import { SidebarSessionItem } from "./sidebar-session-item.tsx";
 
-function SessionNav({ onNavigate }: { onNavigate?: () => void }) {
+type NavProps = { onNavigate?: () => void; searchRef: RefObject<HTMLInputElement | null> };
+
+function SessionNav({ onNavigate, searchRef }: NavProps) {
   const trpc = useTRPC();
   const router = useRouter();
   const queryClient = useQueryClient();
@@ -46,7 +51,7 @@ function SessionNav({ onNavigate }: { onNavigate?: () => void }) {
           {create.error.message}
         </p>
       )}
-      <SessionSearch value={query} onChange={setQuery} />
+      <SessionSearch value={query} onChange={setQuery} inputRef={searchRef} />
       {sessions.isError && (
         <p role="alert" className="text-sm text-red-700 dark:text-red-300">
           {sessions.error.message}
@@ -80,15 +85,20 @@ function SessionNav({ onNavigate }: { onNavigate?: () => void }) {
   );
 }
 
+/** The width from which the list is a column (Tailwind's md). */
+const WITH_COLUMN = "(min-width: 768px)";
+
 /** The column beside the chat, from md up. */
 export function SessionSidebar() {
+  const searchRef = useRef<HTMLInputElement>(null);
+  useWindowEvent(SEARCH_CHATS_EVENT, () => searchRef.current?.focus());
   return (
     <aside
       aria-label="Chat list"
       className="hidden w-64 shrink-0 border-r border-zinc-200 md:block dark:border-zinc-800"
     >
       <div className="sticky top-0 flex max-h-dvh flex-col p-3">
-        <SessionNav />
+        <SessionNav searchRef={searchRef} />
       </div>
     </aside>
   );
@@ -97,6 +107,10 @@ export function SessionSidebar() {
 /** The "Chats" button and sheet that replace the column on narrow screens. */
 export function SessionSidebarSheet() {
   const [isOpen, setIsOpen] = useState(false);
+  const searchRef = useRef<HTMLInputElement>(null);
+  useWindowEvent(SEARCH_CHATS_EVENT, () => {
+    if (!window.matchMedia(WITH_COLUMN).matches) setIsOpen(true);
+  });
   return (
     <Sheet open={isOpen} onOpenChange={setIsOpen}>
       <SheetTrigger asChild>
@@ -105,8 +119,15 @@ export function SessionSidebarSheet() {
           Chats
         </Button>
       </SheetTrigger>
-      <SheetContent side="left" title="Chats">
-        <SessionNav onNavigate={() => setIsOpen(false)} />
+      <SheetContent
+        side="left"
+        title="Chats"
+        onOpenAutoFocus={(event) => {
+          event.preventDefault();
+          searchRef.current?.focus();
+        }}
+      >
+        <SessionNav onNavigate={() => setIsOpen(false)} searchRef={searchRef} />
       </SheetContent>
     </Sheet>
   );

@@ -1,6 +1,6 @@
 "use client";
-// Sheet: a Radix Dialog that slides in from an edge (drawers: the turn details, the chat list and
-// the Tools panel on narrow screens). Focus is trapped while open, Escape and the overlay close it,
+// Sheet: a Radix Dialog that slides in from an edge (drawers: the turn details, the chat list; the
+// Tools panel rises from the bottom on phones). Focus is trapped while open, Escape and the overlay close it,
 // focus returns to the trigger. Every sheet has a title (read out when it opens) and a close button.
 import * as DialogPrimitive from "@radix-ui/react-dialog";
 import type { ComponentProps, ReactNode } from "react";
@@ -12,15 +12,17 @@ export const Sheet = DialogPrimitive.Root;
 export const SheetTrigger = DialogPrimitive.Trigger;
 export const SheetClose = DialogPrimitive.Close;
 
-type Side = "left" | "right";
+type Side = "left" | "right" | "bottom";
 
 const sides: Record<Side, string> = {
   left: "inset-y-0 left-0 border-r motion-safe:data-[state=open]:animate-[sheet-in-left_150ms_ease-out]",
   right: "inset-y-0 right-0 border-l motion-safe:data-[state=open]:animate-[sheet-in-right_150ms_ease-out]",
+  bottom:
+    "inset-x-0 bottom-0 max-h-[85dvh] rounded-t-xl border-t motion-safe:data-[state=open]:animate-[sheet-in-bottom_150ms_ease-out]",
 };
 
-/** `wide` fits a table of five columns (turn details); `narrow` a list or a form. */
-const widths = { narrow: "w-[min(24rem,90vw)]", wide: "w-[min(34rem,100vw)]" } as const;
+/** `wide` fits a table of five columns (turn details); `narrow` a list or a form; `full` a bottom sheet. */
+const widths = { narrow: "w-[min(24rem,90vw)]", wide: "w-[min(34rem,100vw)]", full: "w-full" } as const;
 
 type Props = Omit<ComponentProps<typeof DialogPrimitive.Content>, "title"> & {
   side?: Side;

@@ -1,12 +1,15 @@
 // An accessibility scan (axe-core) of the main pages: sign-in, the chat list, a chat with a tool
-// call, the chat sidebar's menu with its rename field and delete confirmation, connector and
-// persona settings, the metrics page, in the light and the dark theme (chosen with the header's
+// call, the Tools panel open with a connector expanded (its switches and policy selects), the chat
+// sidebar's menu with its rename field and delete confirmation, connector and
+// persona settings, in the light and the dark theme (chosen with the header's
 // theme menu, kept across reloads). Serious or critical violations fail the test.
 import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 
+import type { ChatPage } from "../pages/chat-page.ts";
 import { ALICE, E2E_PROVIDER_NAME } from "../support/config.ts";
 import { expect, test } from "../support/fixtures.ts";
+import { saveScreenshot } from "../support/screenshots.ts";
 
 async function expectNoSeriousViolations(page: Page): Promise<void> {
   const results = await new AxeBuilder({ page }).analyze();
@@ -17,6 +20,13 @@ async function expectNoSeriousViolations(page: Page): Promise<void> {
         `${violation.id}: ${violation.help} (${violation.nodes.map((n) => n.target.join(" ")).join(", ")})`,
     );
   expect(serious).toEqual([]);
+}
+
+/** The Tools panel open, a connector expanded (its switches and closed policy selects). */
+async function expectToolsPanelClean(page: Page, chat: ChatPage): Promise<void> {
+  await chat.switchConnector("everything", true);
+  await chat.expandConnector("everything");
+  await expectNoSeriousViolations(page);
 }
 
 test.describe("signed out", () => {
@@ -35,6 +45,7 @@ test("the main pages have no serious or critical accessibility violations", asyn
   await chat.send('use tool builtin_current_time {"timezone":"UTC"}');
   await chat.expectLastAnswerDone();
   await expectNoSeriousViolations(page);
+  await expectToolsPanelClean(page, chat);
 
   // The chat list's menu open, then its rename field and its delete confirmation.
   await sidebar.openCurrentActions();
@@ -78,6 +89,8 @@ test("the dark theme is kept across reloads and its pages have no serious violat
   await chat.expectLastAnswerDone();
   await chat.lastToolCard().locator("summary").click();
   await expectNoSeriousViolations(page);
+  await expectToolsPanelClean(page, chat);
+  await saveScreenshot(page, "chat-dark");
 
   await page.getByRole("button", { name: "Details" }).last().click();
   await expect(page.getByRole("dialog", { name: "Turn details" })).toBeVisible();

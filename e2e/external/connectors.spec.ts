@@ -88,9 +88,10 @@ test("switching a connector while an answer streams offers Apply now, which rest
   await chat.chooseModel("openai:gpt-5.1");
   await scriptFakeReply(request, "openai", {
     forMessage: "start slowly",
-    steps: [{ type: "text", text: "old ".repeat(400), chunkSize: 4 }],
+    steps: [{ type: "text", text: "old ".repeat(800), chunkSize: 4 }], // long enough for a loaded machine
     delayMs: 40,
   });
+  await chat.openTools(); // the panel open before the answer starts: the switch lands mid-answer
   await chat.send("start slowly");
   await expect(chat.lastAnswer()).toContainText("old old");
 
@@ -137,11 +138,12 @@ test("a switch mid-answer reaches the next request of the same turn; turn detail
   await scriptFakeReply(request, "openai", {
     forMessage: "think, then check the time",
     steps: [
-      { type: "text", text: "thinking ".repeat(150), chunkSize: 6 },
+      { type: "text", text: "thinking ".repeat(300), chunkSize: 6 }, // long enough for a loaded machine
       { type: "tool-call", name: "builtin_current_time", args: { timezone: "UTC" } },
     ],
     delayMs: 40,
   });
+  await chat.openTools(); // the panel open before the answer starts: the switch lands mid-answer
   await chat.send("think, then check the time");
   await expect(chat.lastAnswer()).toContainText("thinking thinking");
   await chat.switchConnector("everything", true);
@@ -151,7 +153,7 @@ test("a switch mid-answer reaches the next request of the same turn; turn detail
     steps: [{ type: "text", text: "Answered on the new tools." }],
   });
 
-  // The first request streams for ~9 s by design (the switch lands while it streams).
+  // The first request streams for ~18 s by design (the switch lands while it streams).
   await expect(chat.lastAnswer()).toContainText("Answered on the new tools.", { timeout: 45_000 });
   await chat.expectLastAnswerDone();
   const details = await chat.openTurnDetails();
@@ -182,6 +184,7 @@ test("Apply now after a finished tool call carries the call over instead of runn
     steps: [{ type: "text", text: "pondering ".repeat(300), chunkSize: 6 }],
     delayMs: 40,
   });
+  await chat.openTools(); // the panel open before the answer starts: the switch lands mid-answer
   await chat.send("check the time, then think aloud");
   await expect(chat.lastAnswer()).toContainText("pondering pondering");
   await chat.switchConnector("everything", true);
@@ -224,6 +227,7 @@ test("Keep for next request dismisses the notice; the answer goes on and its nex
     ],
     delayMs: 40,
   });
+  await chat.openTools(); // the panel open before the answer starts: the switch lands mid-answer
   await chat.send("work, then check the time");
   await expect(chat.lastAnswer()).toContainText("working working");
   await chat.switchConnector("everything", true);

@@ -58,6 +58,7 @@ test("a second user sees none of the first user's connectors, and cannot change,
   // A chat's Tools panel: the same.
   const bobChat = new ChatPage(bob);
   await bobChat.openNewChat();
+  await bobChat.openTools();
   await expect(bobChat.connectorSwitch("everything")).toBeVisible();
   await expect(bobChat.connectorSwitch(name)).toHaveCount(0);
   const bobSessionId = new URL(bob.url()).pathname.split("/").pop()!;

@@ -34,13 +34,13 @@ test("chat, Tools panel, chat list and settings are usable at 390×844", async (
   await chat.expectLastAnswerDone();
   await expectNoHorizontalOverflow(page);
 
-  // The Tools panel is a sheet here: the connector switches live in it.
+  // The Tools panel is a bottom sheet here, opened by the summary chip: the connector switches live in it.
   await expect(chat.connectorSwitch("everything")).toHaveCount(0);
-  await page.getByRole("button", { name: "Tools" }).click();
+  await chat.toolsSummary().click();
   const tools = page.getByRole("dialog", { name: "Tools for this chat" });
   await expect(tools).toBeVisible();
   await chat.switchConnector("everything", true);
-  await expect(tools.getByTestId("tools-revision")).not.toHaveText("revision 1");
+  await expect(chat.toolsRevision()).not.toHaveText("revision 1");
   await expectNoHorizontalOverflow(page);
   await saveScreenshot(page, "phone-tools");
   await page.keyboard.press("Escape");

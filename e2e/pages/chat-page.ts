@@ -1,7 +1,12 @@
 // Page object: one chat — composer, streamed answers (failed ones with their alert), superseded
-// answers, tool cards with their status and approvals, the Tools panel's switches, policies and
-// pending-change notice, stop, regenerate, turn details and the model picker.
+// answers, tool cards with their status and approvals, the tools summary chip and the Tools panel it
+// opens (docked on wide screens, a bottom sheet on phones) with its connectors (collapsed to one
+// line until expanded), switches, Radix policy selects and pending-change notice, stop, regenerate,
+// turn details and the model picker.
 import { expect, type Locator, type Page } from "@playwright/test";
+
+/** The Tools panel's labels of a tool's policy choices ("" = the connector's default). */
+const toolPolicyLabels = { "": "Default", allow: "Allow", ask: "Ask", deny: "Never" } as const;
 
 export class ChatPage {
   readonly composer: Locator;
@@ -29,6 +34,38 @@ export class ChatPage {
     await expect(this.composer).toBeVisible();
   }
 
+  /** The chip in the composer's row: "1 connector · 14 tools · revision 3"; it opens the Tools panel. */
+  toolsSummary(): Locator {
+    return this.page.getByTestId("tools-summary");
+  }
+
+  /** The open Tools panel (docked or in its sheet). */
+  toolsPanel(): Locator {
+    return this.page.getByRole("complementary", { name: "Connectors" });
+  }
+
+  /** Opens the Tools panel with the summary chip unless it is open already. */
+  async openTools(): Promise<void> {
+    if (await this.toolsPanel().isVisible()) return;
+    await this.toolsSummary().click();
+    await expect(this.toolsPanel()).toBeVisible();
+  }
+
+  /** A connector's disclosure in the Tools panel (its name, health and "n of m tools on"). */
+  connectorToggle(name: string): Locator {
+    return this.toolsPanel()
+      .locator("button[aria-expanded]")
+      .filter({ hasText: new RegExp(`^${name} `) });
+  }
+
+  /** Expands a connector in the Tools panel, showing its policy, bulk switches and tools. */
+  async expandConnector(name: string): Promise<void> {
+    await this.openTools();
+    const toggle = this.connectorToggle(name);
+    if ((await toggle.getAttribute("aria-expanded")) !== "true") await toggle.click();
+    await expect(toggle).toHaveAttribute("aria-expanded", "true");
+  }
+
   /** The Tools panel's switch for a connector. */
   connectorSwitch(name: string): Locator {
     return this.page.getByRole("switch", { name: `Use ${name} in this chat` });
@@ -39,6 +76,7 @@ export class ChatPage {
   }
 
   async switchConnector(name: string, on: boolean): Promise<void> {
+    await this.openTools();
     const toggle = this.connectorSwitch(name);
     await expect(toggle).toBeEnabled();
     if ((await toggle.isChecked()) !== on) await toggle.click(); // controlled: flips once the server saved it
@@ -51,10 +89,13 @@ export class ChatPage {
   }
 
   async setToolPolicy(connector: string, tool: string, policy: "" | "allow" | "ask" | "deny"): Promise<void> {
+    await this.expandConnector(connector);
     const select = this.toolPolicy(connector, tool);
     await expect(select).toBeEnabled();
-    await select.selectOption(policy);
-    await expect(select).toHaveValue(policy); // controlled: shows the new value once the server saved it
+    await select.click();
+    const label = toolPolicyLabels[policy];
+    await this.page.getByRole("option", { name: label, exact: true }).click();
+    await expect(select).toHaveText(label); // controlled: shows the new value once the server saved it
   }
 
   lastToolCard(): Locator {

@@ -1,0 +1,179 @@
+// `npm run bench:browser`: the chat page measured in Debian's Chromium with Playwright and the
+// browser's Performance API, against the production build and the e2e servers (bench/browser.config.ts
+// reuses playwright.config.ts). It prints figures beside their goals and never fails on time:
+//  - time to interactive of a chat with 200 messages and 500 tools (10 connectors of 50), the Tools
+//    panel open: navigation start until the last message, the chip's count and an enabled composer;
+//  - INP of a tool toggle: the click's Event Timing duration (input to next paint);
+//  - filtering 1,000 tools (20 connectors): a keystroke in the panel's search to its next paint;
+//  - JS shipped to the chat page: the scripts' transfer and decoded sizes;
+//  - main-thread busy % while an answer streams at 10 chunks/s into that 200-message chat: Chromium's
+//    TaskDuration (CDP Performance.getMetrics) over 5 s of streaming.
+import type { APIRequestContext, Page } from "@playwright/test";
+
+import { scriptFakeReply } from "../e2e/support/fake-provider-control.ts";
+import { test } from "../e2e/support/fixtures.ts";
+import { trpcMutation, trpcQuery } from "../e2e/support/trpc-http.ts";
+import { startManyToolsServer, TOOLS_PER_CONNECTOR, type ManyToolsServer } from "./many-tools-server.ts";
+
+const EXCHANGES = 100; // 200 messages
+const row = (figure: string, value: string, goal: string) =>
+  console.log(`  ${figure.padEnd(52)} ${value.padStart(12)}   goal ${goal}`);
+
+async function mutate(request: APIRequestContext, path: string, input: unknown): Promise<unknown> {
+  for (;;) {
+    const result = await trpcMutation(request, path, input);
+    if (!result.error) return result.data;
+    if (result.error.data?.appCode !== "conflict:turn") throw new Error(`${path}: ${result.error.message}`);
+    await new Promise((resolve) => setTimeout(resolve, 50)); // the previous answer is still running
+  }
+}
+
+async function createChat(request: APIRequestContext, exchanges: number): Promise<string> {
+  const session = (await mutate(request, "session.create", undefined)) as { id: string };
+  for (let i = 0; i < exchanges; i++)
+    await mutate(request, "chat.send", {
+      sessionId: session.id,
+      text: `bench message ${i}: ${"lorem ipsum ".repeat(8)}`,
+    });
+  await waitForIdle(request, session.id);
+  return session.id;
+}
+
+async function waitForIdle(request: APIRequestContext, sessionId: string): Promise<void> {
+  for (;;) {
+    const history = await trpcQuery(request, "chat.history", { sessionId });
+    const session = (history.data as { session: { activeTurnId: string | null } }).session;
+    if (!session.activeTurnId) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+async function addConnectors(
+  request: APIRequestContext,
+  sessionId: string,
+  tools: ManyToolsServer,
+  from: number,
+  to: number,
+) {
+  for (let k = from; k < to; k++) {
+    const connector = (await mutate(request, "connectors.create", {
+      name: `bench${k}`,
+      transport: "streamable-http",
+      url: tools.urlOf(k),
+    })) as { id: string };
+    await mutate(request, "tools.setConnector", { sessionId, connectorId: connector.id, enabled: true });
+  }
+}
+
+/** Max Event Timing duration of the interaction `act` starts (input delay + processing + next paint). */
+async function interactionToNextPaint(page: Page, act: () => Promise<void>): Promise<number> {
+  await page.evaluate(() => {
+    const w = window as unknown as { __events: number[] };
+    w.__events = [];
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) w.__events.push(entry.duration);
+    }).observe({ type: "event", buffered: false, durationThreshold: 16 } as PerformanceObserverInit);
+  });
+  await act();
+  await page.waitForTimeout(300);
+  return page.evaluate(() => Math.max(0, ...(window as unknown as { __events: number[] }).__events));
+}
+
+test.use({ viewport: { width: 1280, height: 800 } });
+test.setTimeout(600_000);
+
+test("browser figures", async ({ page }) => {
+  const request = page.request;
+  const tools = await startManyToolsServer();
+  try {
+    console.log("\nBrowser (Chromium, production build)");
+    const sessionId = await createChat(request, EXCHANGES);
+    await addConnectors(request, sessionId, tools, 0, 500 / TOOLS_PER_CONNECTOR);
+
+    // Time to interactive, Tools panel open (remembered for the tab).
+    await page.addInitScript(() => window.sessionStorage.setItem("patchbay-tools-open", "1"));
+    await page.goto(`/s/${sessionId}`);
+    const tti = await page.waitForFunction(
+      () => {
+        const composer = document.querySelector<HTMLTextAreaElement>("#composer");
+        const chip = document.querySelector("[data-testid=tools-summary]")?.textContent ?? "";
+        const messages = document.querySelectorAll("[data-testid=user-message]").length;
+        return composer && !composer.disabled && chip.startsWith("10 connectors") && messages >= 100
+          ? performance.now()
+          : false;
+      },
+      undefined,
+      { polling: "raf", timeout: 60_000 },
+    );
+    row(
+      "time to interactive, 200 messages + 500 tools",
+      `${Math.round((await tti.jsonValue()) as number)} ms`,
+      "< 300 ms",
+    );
+
+    const js = await page.evaluate(() =>
+      performance
+        .getEntriesByType("resource")
+        .filter(
+          (entry) => (entry as PerformanceResourceTiming).initiatorType === "script" || entry.name.endsWith(".js"),
+        )
+        .reduce(
+          (sum, entry) => {
+            const timing = entry as PerformanceResourceTiming;
+            return { transfer: sum.transfer + timing.encodedBodySize, decoded: sum.decoded + timing.decodedBodySize };
+          },
+          { transfer: 0, decoded: 0 },
+        ),
+    );
+    row(
+      "JS shipped to the chat page (compressed / decoded)",
+      `${Math.round(js.transfer / 1024)} / ${Math.round(js.decoded / 1024)} KB`,
+      "as small as possible",
+    );
+
+    // INP of a tool toggle: expand the first bench connector, click its first tool's checkbox.
+    const panel = page.getByRole("complementary", { name: "Connectors" });
+    await panel
+      .locator("button[aria-expanded]")
+      .filter({ hasText: /^bench0 / })
+      .click();
+    const checkbox = panel.getByRole("checkbox").first();
+    const inp = await interactionToNextPaint(page, () => checkbox.click());
+    row("INP of a tool toggle", `${Math.round(inp)} ms`, "< 100 ms");
+
+    // Filtering 1,000 tools: ten more connectors, then one keystroke in the search.
+    await addConnectors(request, sessionId, tools, 10, 20);
+    await page.reload();
+    await page.waitForFunction(() =>
+      document.querySelector("[data-testid=tools-summary]")?.textContent?.startsWith("20 connectors"),
+    );
+    const search = panel.getByRole("searchbox", { name: "Search tools" });
+    await search.fill("read_ite");
+    await page.waitForTimeout(500);
+    const filter = await interactionToNextPaint(page, () => search.press("m"));
+    row("filtering 1,000 tools (keystroke to next paint)", `${Math.round(filter)} ms`, "< 50 ms");
+
+    // Main-thread busy while an answer streams at 10 chunks/s into the 200-message chat (no tools).
+    const streamChat = await createChat(request, EXCHANGES);
+    await page.goto(`/s/${streamChat}`);
+    await page.getByLabel("Model").selectOption("openai:gpt-5.1");
+    await scriptFakeReply(request, "openai", {
+      forMessage: "bench stream",
+      steps: [{ type: "text", text: "streamed words arrive ".repeat(60), chunkSize: 12 }],
+      delayMs: 100,
+    });
+    await page.getByLabel("Message", { exact: true }).fill("bench stream");
+    await page.getByLabel("Message", { exact: true }).press("Enter");
+    await page.getByTestId("assistant-turn").last().getByText("streamed words").first().waitFor();
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send("Performance.enable");
+    const taskTime = async () =>
+      (await cdp.send("Performance.getMetrics")).metrics.find((metric) => metric.name === "TaskDuration")!.value;
+    const before = await taskTime();
+    await page.waitForTimeout(5_000);
+    const busy = ((await taskTime()) - before) / 5;
+    row("main thread busy, 10 chunks/s into 200 messages", `${(busy * 100).toFixed(1)} %`, "< 15 %");
+  } finally {
+    await tools.close();
+  }
+});

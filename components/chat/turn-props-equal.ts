@@ -1,0 +1,40 @@
+// When a turn of the conversation may skip re-rendering: React.memo's comparison for TurnView.
+// While an answer streams, every event makes a new chat state, but the reducer (chat-state.ts) keeps
+// the objects it did not change, so a settled turn sees the same turn, the same message objects and
+// the same results, approvals and progress for its own tool calls. Only then is it skipped; the
+// records of other turns' calls are not looked at. `onRetry` counts by presence: the conversation
+// passes a callback that always calls the latest handler.
+import type { MessageDto, TurnDto } from "@/server/session/history.ts";
+
+import type { ApprovalView, ToolProgressView, ToolResultView } from "./chat-state.ts";
+
+export type TurnMemoProps = {
+  turn: TurnDto;
+  messages: MessageDto[];
+  toolResults: Record<string, ToolResultView>;
+  toolProgress?: Record<string, ToolProgressView>;
+  approvals: Record<string, ApprovalView>;
+  limitNotes: string[];
+  supersededLabel?: string;
+  onRetry?: () => void;
+};
+
+function isSameList<T>(a: readonly T[], b: readonly T[]): boolean {
+  return a.length === b.length && a.every((item, index) => item === b[index]);
+}
+
+function callIdsOf(messages: MessageDto[]): string[] {
+  return messages.flatMap((message) => message.parts.flatMap((part) => (part.type === "tool-call" ? [part.id] : [])));
+}
+
+export function areTurnPropsEqual(prev: TurnMemoProps, next: TurnMemoProps): boolean {
+  if (prev.turn !== next.turn || prev.supersededLabel !== next.supersededLabel) return false;
+  if (!prev.onRetry !== !next.onRetry) return false;
+  if (!isSameList(prev.messages, next.messages) || !isSameList(prev.limitNotes, next.limitNotes)) return false;
+  return callIdsOf(next.messages).every(
+    (id) =>
+      prev.toolResults[id] === next.toolResults[id] &&
+      prev.approvals[id] === next.approvals[id] &&
+      prev.toolProgress?.[id] === next.toolProgress?.[id],
+  );
+}

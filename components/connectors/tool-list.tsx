@@ -1,0 +1,111 @@
+"use client";
+// The Tools panel's list: every connector's header and, while it is expanded and on, its tools, as
+// one virtualised list (@tanstack/react-virtual), so a thousand tools cost the DOM only the rows in
+// view. Rows are measured as they render: names and notes wrap. The list scrolls inside the panel.
+import { useVirtualizer } from "@tanstack/react-virtual";
+import { useRef } from "react";
+
+import type { PanelConnectorDto } from "@/server/api/routers/tool-bulk.ts";
+import type { SessionToolDto } from "@/server/mcp/session-tools.ts";
+
+import { ConnectorItem, type ConnectorActions } from "./connector-item.tsx";
+import { ConnectorToolRow } from "./connector-tool-row.tsx";
+
+export type ToolListRow =
+  | { kind: "connector"; connector: PanelConnectorDto; shownCount: number }
+  | { kind: "tool"; connector: PanelConnectorDto; tool: SessionToolDto };
+
+/** Case-insensitive match on a tool's name or description, like the server's search. */
+export function matchesTool(tool: SessionToolDto, query: string): boolean {
+  const needle = query.trim().toLowerCase();
+  return !needle || tool.name.toLowerCase().includes(needle) || tool.description.toLowerCase().includes(needle);
+}
+
+/**
+ * The rows to show: each connector, then its tools matching `query` while it is on and expanded. A
+ * search expands every connector with a match (it is what the user is looking for).
+ */
+export function buildRows(
+  connectors: PanelConnectorDto[],
+  query: string,
+  expanded: ReadonlySet<string>,
+): ToolListRow[] {
+  return connectors.flatMap((connector): ToolListRow[] => {
+    const tools = connector.enabled ? connector.tools.filter((tool) => matchesTool(tool, query)) : [];
+    const header: ToolListRow = { kind: "connector", connector, shownCount: tools.length };
+    const isOpen = expanded.has(connector.id) || (query.trim() !== "" && tools.length > 0);
+    return isOpen ? [header, ...tools.map((tool) => ({ kind: "tool" as const, connector, tool }))] : [header];
+  });
+}
+
+type Props = {
+  rows: ToolListRow[];
+  expanded: ReadonlySet<string>;
+  onExpandedChange: (connectorId: string, isExpanded: boolean) => void;
+  isBusy: boolean;
+  query: string;
+  accountStatus: (connectorId: string) => "connected" | "needs_authorization" | undefined;
+  actionsFor: (connector: PanelConnectorDto) => ConnectorActions;
+};
+
+function rowKey(row: ToolListRow): string {
+  return row.kind === "connector" ? `c:${row.connector.id}` : `t:${row.connector.id}/${row.tool.name}`;
+}
+
+export function ToolList({ rows, expanded, onExpandedChange, isBusy, query, accountStatus, actionsFor }: Props) {
+  const scroller = useRef<HTMLDivElement>(null);
+  // The compiler skips this component (the virtualizer's functions change identity); rows re-render with it.
+  // eslint-disable-next-line react-hooks/incompatible-library
+  const virtualizer = useVirtualizer({
+    count: rows.length,
+    getScrollElement: () => scroller.current,
+    estimateSize: (index) => (rows[index]?.kind === "connector" ? 44 : 34),
+    getItemKey: (index) => rowKey(rows[index]!),
+    overscan: 20,
+  });
+  return (
+    <div ref={scroller} className="min-h-0 flex-1 overflow-y-auto" data-testid="tool-list">
+      <div
+        role="list"
+        aria-label="Connectors and tools"
+        className="relative w-full"
+        style={{ height: virtualizer.getTotalSize() }}
+      >
+        {virtualizer.getVirtualItems().map((item) => {
+          const row = rows[item.index]!;
+          return (
+            <div
+              key={item.key}
+              role="listitem"
+              data-index={item.index}
+              ref={virtualizer.measureElement}
+              className="absolute top-0 left-0 w-full"
+              style={{ transform: `translateY(${item.start}px)` }}
+            >
+              {row.kind === "connector" ? (
+                <ConnectorItem
+                  connector={row.connector}
+                  accountStatus={accountStatus(row.connector.id)}
+                  isBusy={isBusy}
+                  isExpanded={rows[item.index + 1]?.kind === "tool" || expanded.has(row.connector.id)}
+                  onExpandedChange={(isExpanded) => onExpandedChange(row.connector.id, isExpanded)}
+                  actions={actionsFor(row.connector)}
+                  query={query}
+                  shownCount={row.shownCount}
+                />
+              ) : (
+                <ConnectorToolRow
+                  connectorName={row.connector.name}
+                  tool={row.tool}
+                  isBusy={isBusy}
+                  onEnabledChange={(enabled) => actionsFor(row.connector).setToolEnabled(row.tool.name, enabled)}
+                  onPolicyChange={(policy) => actionsFor(row.connector).setToolPolicy(row.tool.name, policy)}
+                />
+              )}
+            </div>
+          );
+        })}
+      </div>
+    </div>
+  );
+}
