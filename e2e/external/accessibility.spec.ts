@@ -67,10 +67,6 @@ test("the main pages have no serious or critical accessibility violations", asyn
 
   await page.goto("/settings/personas");
   await expectNoSeriousViolations(page);
-
-  await page.goto("/metrics-view");
-  await expect(page.getByTestId("chart-success").locator("svg.recharts-surface")).toBeVisible();
-  await expectNoSeriousViolations(page);
 });
 
 test("the dark theme is kept across reloads and its pages have no serious violations", async ({ page, chat }) => {

@@ -167,7 +167,8 @@ describe("one fixture connection over stdio", () => {
   });
 });
 
-describe("fixture connections over stdio", () => {
+// Each test starts and crashes real child processes: a loaded machine needs more than the default 5 s.
+describe("fixture connections over stdio", { timeout: 30_000 }, () => {
   it("refreshes the tool list once per burst of list_changed and calls onToolsChanged", async () => {
     const { pool, toolsChanged } = trackedPool({ listChangedDebounceMs: 150 });
     const call = caller(pool);
