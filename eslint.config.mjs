@@ -128,16 +128,7 @@ export default tseslint.config(
       "max-lines-per-function": ["error", { max: 80 }],
     },
   },
-  {
-    // Still over 80 lines a function; each is to be split (issue 17).
-    files: [
-      "components/chat/chat-state.ts",
-      "components/chat/tool-call-card.tsx",
-      "components/connectors/connector-settings.tsx",
-      "components/sessions/sidebar-session-item.tsx",
-    ],
-    rules: { "max-lines-per-function": "off" },
-  },
+
   {
     files: [
       "server/env.ts",

@@ -3,39 +3,19 @@
 // replays from the last seen id can never duplicate text, and a gap can never be skipped silently.
 // Tool approvals are keyed by call id (a pending one is the prompt the call's card shows); limit
 // notes are kept per turn, rebuilt after a reload from the stored results of calls a limit stopped.
-import type { ApprovalDto } from "@/server/policy/approvals.ts";
 import type { HistoryPolicyDto, MessageDto, PartDto, SessionHistoryDto, TurnDto } from "@/server/session/history.ts";
 
-export type ChatEvent = {
-  id: string;
-  turnId: string | null;
-  type: string;
-  data: Record<string, unknown>;
-  createdAt?: Date;
-};
+import { applyApproval, expireApprovals } from "./approval-state.ts";
+import type {
+  ApprovalStatus,
+  ApprovalView,
+  ChatEvent,
+  ChatState,
+  ToolProgressView,
+  ToolResultView,
+} from "./chat-state-types.ts";
 
-export type ToolResultView = { output: unknown; isError: boolean; durationMs?: number };
-export type ToolProgressView = { progress: number; total?: number; message?: string };
-
-export type ApprovalStatus = ApprovalDto["status"];
-/** One tool call's approval; `pending` until the user decides or the turn ends (then `expired`). */
-export type ApprovalView = { approvalId: string; turnId: string; status: ApprovalStatus };
-
-export type ChatState = {
-  title: string;
-  toolsRevision: number;
-  personaId: string | null;
-  messages: MessageDto[];
-  turns: TurnDto[];
-  toolResults: Record<string, ToolResultView>;
-  /** Latest progress of long tools, by call id. */
-  toolProgress: Record<string, ToolProgressView>;
-  /** By call id. */
-  approvals: Record<string, ApprovalView>;
-  /** By turn id: what the user is told when a tool-call limit stopped calls (each message once). */
-  limitNotes: Record<string, string[]>;
-  lastEventId: string | null;
-};
+export type { ApprovalStatus, ApprovalView, ChatEvent, ChatState, ToolProgressView, ToolResultView };
 
 /** Error codes of results of calls that a tool-call limit stopped; their message is the limit's. */
 const LIMIT_ERROR_CODES = new Set(["too_many_calls", "rate_limited"]);
@@ -113,46 +93,87 @@ function nextSeq(state: ChatState): number {
   return (state.messages.at(-1)?.seq ?? 0) + 1;
 }
 
+/** A user message (an edit marks the message it replaces; see server/session/edit-resend.ts). */
+function applyUserMessage(state: ChatState, event: ChatEvent): ChatState {
+  const data = event.data;
+  if (state.messages.some((message) => message.id === data.messageId)) return state;
+  return {
+    ...state,
+    title: typeof data.title === "string" ? data.title : state.title,
+    messages: [
+      ...state.messages.map((message) =>
+        data.replaces && message.id === data.replaces ? { ...message, replacedBy: String(data.messageId) } : message,
+      ),
+      {
+        id: String(data.messageId),
+        seq: nextSeq(state),
+        role: "user",
+        turnId: null,
+        parts: [{ type: "text", text: String(data.text) }],
+      },
+    ],
+  };
+}
+
+/** An empty message the turn is about to fill (an assistant answer, or a round kept from before). */
+function applyMessageCreated(state: ChatState, event: ChatEvent): ChatState {
+  const data = event.data;
+  if (state.messages.some((message) => message.id === data.messageId)) return state;
+  return {
+    ...state,
+    messages: [
+      ...state.messages,
+      {
+        id: String(data.messageId),
+        seq: nextSeq(state),
+        role: data.role as MessageDto["role"],
+        turnId: event.turnId,
+        parts: [],
+        ...(typeof data.keptFrom === "string" && { keptFrom: data.keptFrom }),
+      },
+    ],
+  };
+}
+
+/** A model request of a turn starts (with the revision it was shown) or finishes (with its figures). */
+function applyRequestEvent(state: ChatState, event: ChatEvent): ChatState {
+  const data = event.data;
+  if (event.type === "request.started")
+    return updateTurn(state, event.turnId, (turn) => ({
+      ...turn,
+      requests: [
+        ...turn.requests,
+        {
+          index: Number(data.index),
+          toolsRevision: Number(data.toolsRevision),
+          toolNames: data.toolNames as string[],
+          finishReason: null,
+        },
+      ],
+    }));
+  return updateTurn(state, event.turnId, (turn) => ({
+    ...turn,
+    requests: turn.requests.map((request) =>
+      request.index === Number(data.index)
+        ? {
+            ...request,
+            finishReason: (data.finishReason as string | null) ?? null,
+            inputTokens: (data.inputTokens as number | null) ?? null,
+            outputTokens: (data.outputTokens as number | null) ?? null,
+            durationMs: (data.durationMs as number | null) ?? null,
+          }
+        : request,
+    ),
+  }));
+}
+
 function applyData(state: ChatState, event: ChatEvent): ChatState {
   const data = event.data;
   switch (event.type) {
     case "user.message":
-      if (state.messages.some((message) => message.id === data.messageId)) return state;
-      return {
-        ...state,
-        title: typeof data.title === "string" ? data.title : state.title,
-        messages: [
-          // An edit: the message it replaces stays, marked (see server/session/edit-resend.ts).
-          ...state.messages.map((message) =>
-            data.replaces && message.id === data.replaces
-              ? { ...message, replacedBy: String(data.messageId) }
-              : message,
-          ),
-          {
-            id: String(data.messageId),
-            seq: nextSeq(state),
-            role: "user",
-            turnId: null,
-            parts: [{ type: "text", text: String(data.text) }],
-          },
-        ],
-      };
+      return applyUserMessage(state, event);
     case "message.created":
-      if (state.messages.some((message) => message.id === data.messageId)) return state;
-      return {
-        ...state,
-        messages: [
-          ...state.messages,
-          {
-            id: String(data.messageId),
-            seq: nextSeq(state),
-            role: data.role as MessageDto["role"],
-            turnId: event.turnId,
-            parts: [],
-            ...(typeof data.keptFrom === "string" && { keptFrom: data.keptFrom }),
-          },
-        ],
-      };
+      return applyMessageCreated(state, event);
     case "text.delta":
     case "reasoning.delta":
       return updateMessage(
@@ -190,33 +211,8 @@ function applyData(state: ChatState, event: ChatEvent): ChatState {
     case "tools.changed":
       return { ...state, toolsRevision: Math.max(state.toolsRevision, Number(data.revision)) };
     case "request.started":
-      return updateTurn(state, event.turnId, (turn) => ({
-        ...turn,
-        requests: [
-          ...turn.requests,
-          {
-            index: Number(data.index),
-            toolsRevision: Number(data.toolsRevision),
-            toolNames: data.toolNames as string[],
-            finishReason: null,
-          },
-        ],
-      }));
     case "request.finished":
-      return updateTurn(state, event.turnId, (turn) => ({
-        ...turn,
-        requests: turn.requests.map((request) =>
-          request.index === Number(data.index)
-            ? {
-                ...request,
-                finishReason: (data.finishReason as string | null) ?? null,
-                inputTokens: (data.inputTokens as number | null) ?? null,
-                outputTokens: (data.outputTokens as number | null) ?? null,
-                durationMs: (data.durationMs as number | null) ?? null,
-              }
-            : request,
-        ),
-      }));
+      return applyRequestEvent(state, event);
     case "turn.finished":
       return expireApprovals(
         updateTurn(state, data.turnId, (turn) => ({
@@ -230,32 +226,6 @@ function applyData(state: ChatState, event: ChatEvent): ChatState {
     default:
       return state;
   }
-}
-
-/** `tool.approval` opens a pending approval; `tool.approval.decided` records the user's decision. */
-function applyApproval(state: ChatState, event: ChatEvent): ChatState {
-  const callId = String(event.data.callId);
-  const approval: ApprovalView = {
-    approvalId: String(event.data.approvalId),
-    turnId: state.approvals[callId]?.turnId ?? String(event.turnId),
-    status: event.type === "tool.approval" ? "pending" : (event.data.status as ApprovalStatus),
-  };
-  return { ...state, approvals: { ...state.approvals, [callId]: approval } };
-}
-
-/** A turn that ended (stopped, restarted, failed) can no longer use what it was waiting for. */
-function expireApprovals(state: ChatState, turnId: string): ChatState {
-  const entries = Object.entries(state.approvals);
-  if (!entries.some(([, approval]) => approval.turnId === turnId && approval.status === "pending")) return state;
-  const approvals = Object.fromEntries(
-    entries.map(([callId, approval]) => [
-      callId,
-      approval.turnId === turnId && approval.status === "pending"
-        ? { ...approval, status: "expired" as const }
-        : approval,
-    ]),
-  );
-  return { ...state, approvals };
 }
 
 function applyTurnStarted(state: ChatState, event: ChatEvent): ChatState {

@@ -113,6 +113,31 @@ function StatusLine({
   );
 }
 
+/** The question a call waiting for the user's approval asks, with Approve and Deny. */
+function ApprovalPrompt(props: {
+  name: string;
+  args: unknown;
+  isPending: boolean;
+  onDecide: (decision: "approve" | "deny") => void;
+}) {
+  const { name, args, isPending, onDecide } = props;
+  return (
+    <div className="flex flex-col gap-2 border-t border-amber-200 bg-amber-50 px-3 py-2 text-amber-950 dark:border-amber-900 dark:bg-amber-950 dark:text-amber-100">
+      <p>
+        Run this tool call? <code className="break-all font-mono text-xs">{formatLine(args)}</code>
+      </p>
+      <div className="flex gap-2">
+        <Button aria-label={`Approve ${name}`} disabled={isPending} onClick={() => onDecide("approve")}>
+          Approve
+        </Button>
+        <Button variant="secondary" aria-label={`Deny ${name}`} disabled={isPending} onClick={() => onDecide("deny")}>
+          Deny
+        </Button>
+      </div>
+    </div>
+  );
+}
+
 export function ToolCallCard({ name, args, result, progress, approval, turnStatus }: Props) {
   const trpc = useTRPC();
   const decide = useMutation(trpc.policy.decideApproval.mutationOptions());
@@ -164,26 +189,7 @@ export function ToolCallCard({ name, args, result, progress, approval, turnStatu
           {formatLine(errorLine, MAX_ERROR_LINE)}
         </p>
       )}
-      {isWaiting && (
-        <div className="flex flex-col gap-2 border-t border-amber-200 bg-amber-50 px-3 py-2 text-amber-950 dark:border-amber-900 dark:bg-amber-950 dark:text-amber-100">
-          <p>
-            Run this tool call? <code className="break-all font-mono text-xs">{formatLine(args)}</code>
-          </p>
-          <div className="flex gap-2">
-            <Button aria-label={`Approve ${name}`} disabled={decide.isPending} onClick={() => onDecide("approve")}>
-              Approve
-            </Button>
-            <Button
-              variant="secondary"
-              aria-label={`Deny ${name}`}
-              disabled={decide.isPending}
-              onClick={() => onDecide("deny")}
-            >
-              Deny
-            </Button>
-          </div>
-        </div>
-      )}
+      {isWaiting && <ApprovalPrompt name={name} args={args} isPending={decide.isPending} onDecide={onDecide} />}
       {decide.error && (
         <p
           role="alert"

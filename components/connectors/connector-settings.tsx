@@ -11,20 +11,17 @@ import { Button } from "@/components/ui/button.tsx";
 import { SettingsSection } from "@/components/ui/settings-section.tsx";
 
 import { ConnectorForm } from "./connector-form.tsx";
-import { OAuthAccountControl } from "./oauth-account-control.tsx";
+import { type Check, ConnectorRow } from "./connector-row.tsx";
 
-type Check = { ok: true; tools: { name: string }[] } | { ok: false; error: string; isAuthorizationNeeded: boolean };
 export type OAuthNotice = { outcome: "connected" | "denied" | "expired" | "failed"; connectorId: string | null };
 
-export function ConnectorSettings({ notice }: { notice?: OAuthNotice | null }) {
+type Mode = { kind: "idle" } | { kind: "add" } | { kind: "edit"; id: string } | { kind: "confirm-remove"; id: string };
+
+/** What the page is doing (adding, editing or removing one), its mutations, and the last error. */
+function useConnectorActions() {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
-  const connectors = useQuery(trpc.connectors.list.queryOptions());
-  const oauthStatuses = useQuery(trpc.connectors.oauthStatus.queryOptions());
-  const statusOf = (id: string) => oauthStatuses.data?.find((entry) => entry.connectorId === id)?.status;
-  const [mode, setMode] = useState<
-    { kind: "idle" } | { kind: "add" } | { kind: "edit"; id: string } | { kind: "confirm-remove"; id: string }
-  >({ kind: "idle" });
+  const [mode, setMode] = useState<Mode>({ kind: "idle" });
   const [error, setError] = useState<string | null>(null);
   const [checks, setChecks] = useState<Record<string, Check>>({});
   const done = () => {
@@ -42,6 +39,15 @@ export function ConnectorSettings({ notice }: { notice?: OAuthNotice | null }) {
       onSuccess: () => queryClient.invalidateQueries({ queryKey: trpc.connectors.oauthStatus.queryKey() }),
     }),
   );
+  return { mode, setMode, error, checks, setChecks, create, update, remove, check };
+}
+
+export function ConnectorSettings({ notice }: { notice?: OAuthNotice | null }) {
+  const trpc = useTRPC();
+  const connectors = useQuery(trpc.connectors.list.queryOptions());
+  const oauthStatuses = useQuery(trpc.connectors.oauthStatus.queryOptions());
+  const statusOf = (id: string) => oauthStatuses.data?.find((entry) => entry.connectorId === id)?.status;
+  const { mode, setMode, error, checks, setChecks, create, update, remove, check } = useConnectorActions();
   const noticeName = connectors.data?.find((connector) => connector.id === notice?.connectorId)?.name;
 
   return (
@@ -67,68 +73,26 @@ export function ConnectorSettings({ notice }: { notice?: OAuthNotice | null }) {
                 onSubmit={(value) => update.mutate({ id: connector.id, ...value })}
               />
             ) : (
-              <>
-                <div className="flex flex-wrap items-center gap-2">
-                  <div className="min-w-0 flex-1">
-                    <p className="font-medium">
-                      {connector.name}{" "}
-                      <span className="text-xs text-zinc-500">
-                        {connector.source === "admin" ? "set up by the administrator" : connector.transport}
-                      </span>
-                    </p>
-                    {connector.url && <p className="truncate text-xs text-zinc-500">{connector.url}</p>}
-                  </div>
-                  <Button
-                    variant="secondary"
-                    disabled={check.isPending}
-                    onClick={() =>
-                      check.mutate(
-                        { id: connector.id },
-                        { onSuccess: (r) => setChecks((c) => ({ ...c, [connector.id]: r })) },
-                      )
-                    }
-                  >
-                    Test connection
-                  </Button>
-                  {!connector.isReadOnly && (
-                    <>
-                      <Button variant="ghost" onClick={() => setMode({ kind: "edit", id: connector.id })}>
-                        Edit
-                      </Button>
-                      <Button variant="ghost" onClick={() => setMode({ kind: "confirm-remove", id: connector.id })}>
-                        Remove
-                      </Button>
-                    </>
-                  )}
-                </div>
-                {mode.kind === "confirm-remove" && mode.id === connector.id && (
-                  <div
-                    role="group"
-                    aria-label={`Remove ${connector.name}?`}
-                    className="flex flex-wrap items-center gap-2 rounded-md bg-red-50 p-2 text-sm text-red-900 dark:bg-red-950 dark:text-red-100"
-                  >
-                    <p className="min-w-0 flex-1">Remove {connector.name}? Chats that use it lose its tools.</p>
-                    <Button
-                      variant="danger"
-                      disabled={remove.isPending}
-                      onClick={() => remove.mutate({ id: connector.id })}
-                    >
-                      Remove
-                    </Button>
-                    <Button variant="ghost" onClick={() => setMode({ kind: "idle" })} autoFocus>
-                      Keep
-                    </Button>
-                  </div>
-                )}
-                {statusOf(connector.id) && (
-                  <OAuthAccountControl
-                    connectorId={connector.id}
-                    connectorName={connector.name}
-                    status={statusOf(connector.id)!}
-                  />
-                )}
-                {checks[connector.id] && <CheckResult check={checks[connector.id]!} />}
-              </>
+              <ConnectorRow
+                connector={connector}
+                isChecking={check.isPending}
+                onCheck={() =>
+                  check.mutate(
+                    { id: connector.id },
+                    { onSuccess: (r) => setChecks((c) => ({ ...c, [connector.id]: r })) },
+                  )
+                }
+                onEdit={() => setMode({ kind: "edit", id: connector.id })}
+                removal={{
+                  isAsked: mode.kind === "confirm-remove" && mode.id === connector.id,
+                  isPending: remove.isPending,
+                  ask: () => setMode({ kind: "confirm-remove", id: connector.id }),
+                  keep: () => setMode({ kind: "idle" }),
+                  confirm: () => remove.mutate({ id: connector.id }),
+                }}
+                oauthStatus={statusOf(connector.id)}
+                check={checks[connector.id]}
+              />
             )}
           </li>
         ))}
@@ -172,26 +136,6 @@ function OAuthNoticeMessage({ notice, connectorName }: { notice: OAuthNotice; co
       className={`rounded-md p-3 text-sm ${isSuccess ? "bg-green-50 text-green-900 dark:bg-green-950 dark:text-green-100" : "bg-amber-50 text-amber-900 dark:bg-amber-950 dark:text-amber-100"}`}
     >
       {noticeTexts[notice.outcome](connectorName)}
-    </p>
-  );
-}
-
-function CheckResult({ check }: { check: Check }) {
-  if (!check.ok && check.isAuthorizationNeeded)
-    return (
-      <p role="alert" className="text-sm text-amber-800 dark:text-amber-200">
-        Authorization needed: connect your account to use this connector.
-      </p>
-    );
-  if (!check.ok)
-    return (
-      <p role="alert" className="text-sm text-red-700 dark:text-red-300">
-        Could not connect: {check.error}
-      </p>
-    );
-  return (
-    <p className="text-sm text-green-800 [overflow-wrap:anywhere] dark:text-green-300" data-testid="connector-check">
-      Connected — {check.tools.length} tools: {check.tools.map((tool) => tool.name).join(", ")}
     </p>
   );
 }

@@ -21,6 +21,44 @@ type Props = {
 
 const smallButton = "px-2 py-1 text-xs";
 
+/** The inline title field of a chat being renamed: Enter saves, Escape cancels. */
+function RenameRow(props: {
+  title: string;
+  onTitle: (title: string) => void;
+  onCancel: () => void;
+  onSave: () => void;
+  isSaving: boolean;
+}) {
+  const { title, onTitle, onCancel, onSave, isSaving } = props;
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    onSave();
+  }
+  return (
+    <li>
+      <form onSubmit={submit} className="flex flex-col gap-1.5 rounded-md bg-zinc-50 p-1.5 dark:bg-zinc-900">
+        <input
+          aria-label="Chat title"
+          value={title}
+          onChange={(event) => onTitle(event.target.value)}
+          onKeyDown={(event) => event.key === "Escape" && onCancel()}
+          autoFocus
+          maxLength={200}
+          className="w-full rounded-md border border-zinc-300 bg-transparent px-2 py-1 text-sm dark:border-zinc-700"
+        />
+        <div className="flex justify-end gap-1.5">
+          <Button type="button" variant="ghost" className={smallButton} onClick={onCancel}>
+            Cancel
+          </Button>
+          <Button type="submit" className={smallButton} disabled={isSaving || !title.trim()}>
+            Save
+          </Button>
+        </div>
+      </form>
+    </li>
+  );
+}
+
 export function SidebarSessionItem({ session, isCurrent, onNavigate, onError }: Props) {
   const router = useRouter();
   const [mode, setMode] = useState<"view" | "rename" | "confirm-delete">("view");
@@ -36,34 +74,15 @@ export function SidebarSessionItem({ session, isCurrent, onNavigate, onError }: 
     onError,
   });
 
-  function submitRename(event: FormEvent) {
-    event.preventDefault();
-    actions.rename(title);
-  }
-
   if (mode === "rename")
     return (
-      <li>
-        <form onSubmit={submitRename} className="flex flex-col gap-1.5 rounded-md bg-zinc-50 p-1.5 dark:bg-zinc-900">
-          <input
-            aria-label="Chat title"
-            value={title}
-            onChange={(event) => setTitle(event.target.value)}
-            onKeyDown={(event) => event.key === "Escape" && setMode("view")}
-            autoFocus
-            maxLength={200}
-            className="w-full rounded-md border border-zinc-300 bg-transparent px-2 py-1 text-sm dark:border-zinc-700"
-          />
-          <div className="flex justify-end gap-1.5">
-            <Button type="button" variant="ghost" className={smallButton} onClick={() => setMode("view")}>
-              Cancel
-            </Button>
-            <Button type="submit" className={smallButton} disabled={actions.isRenaming || !title.trim()}>
-              Save
-            </Button>
-          </div>
-        </form>
-      </li>
+      <RenameRow
+        title={title}
+        onTitle={setTitle}
+        onCancel={() => setMode("view")}
+        onSave={() => actions.rename(title)}
+        isSaving={actions.isRenaming}
+      />
     );
 
   if (mode === "confirm-delete")

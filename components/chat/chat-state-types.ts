@@ -1,0 +1,35 @@
+// The shapes of the browser's model of one chat (chat-state.ts reduces events into them) and of the
+// live events it applies. Types only, shared by the reducer and its helpers.
+import type { ApprovalDto } from "@/server/policy/approvals.ts";
+import type { MessageDto, TurnDto } from "@/server/session/history.ts";
+
+export type ChatEvent = {
+  id: string;
+  turnId: string | null;
+  type: string;
+  data: Record<string, unknown>;
+  createdAt?: Date;
+};
+
+export type ToolResultView = { output: unknown; isError: boolean; durationMs?: number };
+export type ToolProgressView = { progress: number; total?: number; message?: string };
+
+export type ApprovalStatus = ApprovalDto["status"];
+/** One tool call's approval; `pending` until the user decides or the turn ends (then `expired`). */
+export type ApprovalView = { approvalId: string; turnId: string; status: ApprovalStatus };
+
+export type ChatState = {
+  title: string;
+  toolsRevision: number;
+  personaId: string | null;
+  messages: MessageDto[];
+  turns: TurnDto[];
+  toolResults: Record<string, ToolResultView>;
+  /** Latest progress of long tools, by call id. */
+  toolProgress: Record<string, ToolProgressView>;
+  /** By call id. */
+  approvals: Record<string, ApprovalView>;
+  /** By turn id: what the user is told when a tool-call limit stopped calls (each message once). */
+  limitNotes: Record<string, string[]>;
+  lastEventId: string | null;
+};
