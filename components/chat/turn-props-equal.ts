@@ -15,7 +15,9 @@ export type TurnMemoProps = {
   toolProgress?: Record<string, ToolProgressView>;
   approvals: Record<string, ApprovalView>;
   limitNotes: string[];
+  /** The summary of a superseded turn. */
   supersededLabel?: string;
+  /** Given for the chat's last turn: answers its message again. */
   onRetry?: () => void;
 };
 

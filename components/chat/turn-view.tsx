@@ -11,26 +11,15 @@ import { memo } from "react";
 import type { MessageDto, TurnDto } from "@/server/session/history.ts";
 import { Button } from "@/components/ui/button.tsx";
 
-import type { ApprovalView, ToolProgressView, ToolResultView } from "./chat-state.ts";
+import type { ApprovalView, ToolResultView } from "./chat-state.ts";
 import { LiveMarkdown, Markdown } from "./markdown.tsx";
 import { ToolCallCard } from "./tool-call-card.tsx";
 import { describeToolStatus, toolStatusLabels } from "./tool-status.ts";
 import { TurnDetails, type ToolTiming } from "./turn-details.tsx";
 import { describeFailure } from "./turn-failure.ts";
-import { areTurnPropsEqual } from "./turn-props-equal.ts";
+import { areTurnPropsEqual, type TurnMemoProps } from "./turn-props-equal.ts";
 
-type Props = {
-  turn: TurnDto;
-  messages: MessageDto[];
-  toolResults: Record<string, ToolResultView>;
-  toolProgress?: Record<string, ToolProgressView>;
-  approvals: Record<string, ApprovalView>;
-  limitNotes: string[];
-  /** The summary of a superseded turn. */
-  supersededLabel?: string;
-  /** Given for the chat's last turn: answers its message again. */
-  onRetry?: () => void;
-};
+type Props = TurnMemoProps;
 
 /** One sentence per ended status; the server's own message is added only when it says more. */
 const statusLabels: Record<string, string> = {
