@@ -14,7 +14,7 @@ test("a user connects their own account to an OAuth connector, uses its tool, an
   const name = `notes-${test.info().retry}`;
   await page.goto("/settings/connectors");
   await page.getByRole("button", { name: "Add connector" }).click();
-  await page.getByLabel("Name").fill(name);
+  await page.getByLabel("Name", { exact: true }).fill(name);
   await page.getByLabel("URL").fill(MCP_OAUTH_URL);
   await page.getByRole("button", { name: "Add connector" }).click();
 

@@ -267,13 +267,13 @@ test("settings list the admin connector read-only, test it, and refuse private U
   await saveScreenshot(page, "settings-connectors");
 
   await page.getByRole("button", { name: "Add connector" }).click();
-  await page.getByLabel("Name").fill("sneaky");
+  await page.getByLabel("Name", { exact: true }).fill("sneaky");
   await page.getByLabel("URL").fill("http://127.0.0.1:9/mcp");
   await page.getByRole("button", { name: "Add connector" }).click();
   await expect(page.getByRole("alert").filter({ hasText: "refused" })).toContainText("private");
 
   // Its tools would be named like the admin's "everything" tools: refused whatever the case.
-  await page.getByLabel("Name").fill("Everything");
+  await page.getByLabel("Name", { exact: true }).fill("Everything");
   await page.getByLabel("URL").fill("https://93.184.215.14/mcp");
   await page.getByRole("button", { name: "Add connector" }).click();
   await expect(page.getByRole("alert").filter({ hasText: "administrator" })).toContainText(

@@ -20,7 +20,7 @@ export class ConnectorSettingsPage {
 
   async add(name: string, url: string): Promise<void> {
     await this.page.getByRole("button", { name: "Add connector" }).click();
-    await this.page.getByLabel("Name").fill(name);
+    await this.page.getByLabel("Name", { exact: true }).fill(name);
     await this.page.getByLabel("URL").fill(url);
     await this.page.getByRole("button", { name: "Add connector" }).click();
     await expect(this.item(name)).toBeVisible();
@@ -28,7 +28,7 @@ export class ConnectorSettingsPage {
 
   async edit(name: string, changes: { name?: string; url?: string }): Promise<void> {
     await this.item(name).getByRole("button", { name: "Edit" }).click();
-    if (changes.name !== undefined) await this.list.getByLabel("Name").fill(changes.name);
+    if (changes.name !== undefined) await this.list.getByLabel("Name", { exact: true }).fill(changes.name);
     if (changes.url !== undefined) await this.list.getByLabel("URL").fill(changes.url);
     await this.list.getByRole("button", { name: "Save" }).click();
     await expect(this.item(changes.name ?? name)).toBeVisible();

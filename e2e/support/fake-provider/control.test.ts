@@ -16,11 +16,11 @@ const post = (path: string, body?: unknown) =>
   fetch(`${fake.url}${path}`, { method: "POST", body: body === undefined ? undefined : JSON.stringify(body) });
 
 /** Streams one compat chat completion and returns the concatenated `delta.content`. */
-async function compatText(): Promise<string> {
+async function compatText(userText = "hi"): Promise<string> {
   const response = await post("/compat/v1/chat/completions", {
     model: "m",
     stream: true,
-    messages: [{ role: "user", content: "hi" }],
+    messages: [{ role: "user", content: userText }],
   });
   const events = (await response.text()).split("\n\n").filter((event) => event.startsWith("data: {"));
   return events
@@ -53,6 +53,23 @@ describe("fake provider HTTP surface", () => {
 
     expect((await post("/_fake/clear")).status).toBe(200);
     expect(fake.requests()).toEqual([]);
+  });
+
+  it("drops what an earlier attempt of a test left queued for the same message, and keeps its own", async () => {
+    const script = (attempt: string, text: string) =>
+      post("/_fake/script", {
+        provider: "compat",
+        reply: { forMessage: "retried text", attempt, steps: [{ type: "text", text }] },
+      });
+    await script("spec-1#0", "stale first");
+    await script("spec-1#0", "stale second");
+    await script("spec-2#0", "another test's");
+    await script("spec-1#1", "retry first");
+    await script("spec-1#1", "retry second");
+
+    expect(await compatText("retried text")).toBe("retry first");
+    expect(await compatText("retried text")).toBe("retry second");
+    expect(await compatText("retried text")).toBe("Hello from the fake provider.");
   });
 
   it("rejects non-streaming requests in each provider's error format", async () => {

@@ -59,6 +59,12 @@ export const scriptedReplySchema = z.object({
    * without taking each other's replies.
    */
   forMessage: z.string().min(1).optional(),
+  /**
+   * Which test attempt scripted it (Playwright's test id and retry). A reply scripted for the same
+   * `forMessage` by another attempt drops the earlier attempt's unconsumed ones: a retried test sends
+   * the same texts, and must not take the replies its failed attempt left queued.
+   */
+  attempt: z.string().min(1).optional(),
   steps: z.array(replyStepSchema).optional(),
   /** Pause between SSE events, for slow streams and cancellation tests. */
   delayMs: z.number().min(0).optional(),

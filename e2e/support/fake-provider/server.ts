@@ -79,6 +79,17 @@ export async function startFakeProvider(options: FakeProviderOptions = {}): Prom
 
   const enqueue = (key: ProviderId | "any", replies: ReplySource[]) =>
     queues.set(key, [...(queues.get(key) ?? []), ...replies]);
+  /** Drops replies for the same message that an earlier attempt of a test left queued. */
+  const dropEarlierAttempts = ({ forMessage, attempt }: ScriptedReply) => {
+    if (!forMessage || !attempt) return;
+    const isStale = (source: ReplySource) =>
+      typeof source === "object" && source.forMessage === forMessage && source.attempt !== attempt;
+    for (const [key, queue] of queues)
+      queues.set(
+        key,
+        queue.filter((source) => !isStale(source)),
+      );
+  };
   /** The first queued reply this request may take (see `forMessage`), removed from its queue. */
   const take = (key: ProviderId | "any", request: ParsedRequest): ReplySource | undefined => {
     const queue = queues.get(key) ?? [];
@@ -164,7 +175,10 @@ export async function startFakeProvider(options: FakeProviderOptions = {}): Prom
         : route && req.method === "POST"
           ? handleProviderRequest(route, req, res, url)
           : handleControlRequest(req, res, url, {
-              enqueue: (provider, reply) => enqueue(provider ?? "any", [reply]),
+              enqueue: (provider, reply) => {
+                dropEarlierAttempts(reply);
+                enqueue(provider ?? "any", [reply]);
+              },
               requests: (provider) => recorded.filter((r) => provider === undefined || r.provider === provider),
               clear,
             });
