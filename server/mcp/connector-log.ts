@@ -33,3 +33,36 @@ export function logConnectorFailure(
   const stderr = lines.length > 0 ? `\n  stderr (last lines):\n${lines.map((line) => `    ${line}`).join("\n")}` : "";
   console.warn(redact(`[patchbay] MCP connector ${connector}: ${message}${stderr}`, secrets));
 }
+
+/** Failures in a row after which the log says a line again: the 1st in full, then the 2nd, 4th, 8th… */
+const isLoggedAttempt = (failures: number) => (failures & (failures - 1)) === 0;
+
+/**
+ * The operator's log of one connection: a server that stays down is retried with backoff for as long
+ * as Patchbay runs, so only the first failure of a run is logged in full, then a one-line reminder at
+ * the 2nd, 4th, 8th… failure in a row, and one line when it connects again.
+ */
+export class ConnectorFailureLog {
+  private failures = 0;
+  private since = 0;
+  private connector = "";
+
+  failed(connector: string, message: string, stderrTail: readonly string[], config: ConnectorConfig): void {
+    this.connector = connector;
+    if (this.failures++ === 0) this.since = Date.now();
+    if (this.failures === 1) return logConnectorFailure(connector, message, stderrTail, config);
+    if (!isLoggedAttempt(this.failures)) return;
+    const since = new Date(this.since).toISOString();
+    const line = `[patchbay] MCP connector ${connector}: still failing, ${this.failures} attempts since ${since}: ${message}`;
+    console.warn(redact(line, secretsOf(config)));
+  }
+
+  connected(): void {
+    if (this.failures > 0) {
+      console.warn(
+        `[patchbay] MCP connector ${this.connector}: connected again after ${this.failures} failed attempts`,
+      );
+    }
+    this.failures = 0;
+  }
+}

@@ -1,12 +1,10 @@
-// One live MCP connection (one connector key, one config): lazy connect, the cached tool list and its
-// debounced list_changed refresh (tool-list-cache.ts), calls with cancellation / timeout / progress,
-// and reconnection with exponential backoff after a drop (backoff.ts). The pool in connection-pool.ts
-// owns these; see its header for the invariants callers rely on. A stdio child's stderr never reaches
-// `lastError` or a ToolError (both are shown to users and models): failures are logged for the
-// operator (connector-log.ts). The transport is watched, not trusted (transport-watch.ts). A session
-// the server no longer knows (404, spec: "start a new session") is replaced silently and the request
-// sent once more; health does not change for it. Users and models see the connector's name
-// (`nameOf`), never the pool key, which holds ids (connection-errors.ts).
+// One live MCP connection (one connector key, one config), owned by connection-pool.ts (its header has
+// the invariants callers rely on): lazy connect, the cached tool list and its debounced list_changed
+// refresh (tool-list-cache.ts), calls with cancellation / timeout / progress, reconnection with backoff
+// (backoff.ts). A stdio child's stderr never reaches `lastError` or a ToolError (users and models see
+// those): failures go to the operator's log (connector-log.ts). The transport is watched, not trusted
+// (transport-watch.ts). A session the server no longer knows (404) is replaced silently and the request
+// sent once more. Users and models see the connector's name (`nameOf`), never the pool key (ids).
 import { UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { ErrorCode, McpError, ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
@@ -33,7 +31,7 @@ import {
   type McpCallResult,
   type McpTool,
 } from "./connection-types.ts";
-import { logConnectorFailure } from "./connector-log.ts";
+import { ConnectorFailureLog } from "./connector-log.ts";
 import { parseConnectionKey } from "./connection-keys.ts";
 import { listAllTools } from "./list-tools.ts";
 import { type ProgressListeners } from "./progress-watch.ts";
@@ -57,6 +55,7 @@ export class McpConnection {
   /** The connected stdio child, until it is known to be gone (dropped, or close() finished). */
   private childPid: number | null = null;
   private readonly reconnect = new ReconnectTimer();
+  private readonly failureLog = new ConnectorFailureLog();
   /** The ping under way after a transport error, so a burst of errors sends one. */
   private probing: Promise<void> | null = null;
   /** Progress listeners by progressToken, fed straight from the transport (progress-watch.ts). */
@@ -188,6 +187,7 @@ export class McpConnection {
     this.client = client;
     this.childPid = childPid();
     this.reconnect.connected();
+    this.failureLog.connected();
     this.healthState.set("ready");
     return client;
   }
@@ -239,7 +239,7 @@ export class McpConnection {
   private failed(message: string): void {
     this.lastError = withAdminHint(this.config, message);
     const name = this.options.describeKey?.(this.key) ?? this.key;
-    logConnectorFailure(name, message, this.stderr.lines(), this.config);
+    this.failureLog.failed(name, message, this.stderr.lines(), this.config);
     this.healthState.set("unhealthy");
     // A failed attempt records its error and schedules the next one itself.
     this.reconnect.afterFailure(() => void this.toolList.load().catch(() => undefined));
