@@ -11,9 +11,12 @@ import type { ToolSums, TurnSums } from "./figures.ts";
 export type MetricsQuery = MetricsFilter & MetricsScope & { now?: Date };
 
 // Roll-up rows of the period: whole months inside it from month rows ($2: the first whole month,
-// $3: this month), the days before and after those from day rows.
+// $3: this month), the days before and after those from day rows (a period inside this month has
+// $2 > $3: its days are all in the last range). Three disjoint ranges of the primary key (grain,
+// day, ...), so Postgres reads only the rows it sums.
 const periodRows = `((grain = 'month' AND day >= $2::date AND day < $3::date)
-  OR (grain = 'day' AND day >= $1::date AND (day < $2::date OR day >= $3::date)))`;
+  OR (grain = 'day' AND day >= $1::date AND day < least($2::date, $3::date))
+  OR (grain = 'day' AND day >= greatest($1::date, $3::date)))`;
 // One chat reads its own rows by day (no month rows): $2 and $3 are only typed there, never null.
 const chatPeriod = `day >= $1::date AND $2::date IS NOT NULL AND $3::date IS NOT NULL`;
 const scopeFilters = `($4::text IS NULL OR "ownerId" = $4) AND ($5::text IS NULL OR model = $5)`;
