@@ -15,6 +15,7 @@ import { freePort, startFixtureHttp, type ServerProcess } from "../../e2e/suppor
 import { createTestDatabase, type TestDatabase } from "../../e2e/support/testbeds/database.ts";
 import { createUserWithSession, waitFor } from "../../e2e/support/testbeds/engine.ts";
 import { runToolCall } from "../core/tool-source.ts";
+import { BACKOFF_CAP_MS } from "./backoff.ts";
 import { ConnectionPool } from "./connection-pool.ts";
 import { HealthBoard, reportHealth } from "./health-board.ts";
 import { McpRegistry } from "./registry.ts";
@@ -169,15 +170,17 @@ describe("one instance cut off from a connector the other reaches", () => {
     );
     expect(after.map((snapshot) => snapshot.revision)).toEqual(before.map((snapshot) => snapshot.revision + 1));
 
+    // A has been failing for as long as the wait above took, so its next retry may be a full rung of
+    // the reconnect ladder away (up to BACKOFF_CAP_MS under load), not a fixed few seconds.
     await proxy.restore();
     await Promise.all(
       chats.map(({ sessionId }) =>
         waitFor(
           () => registry.snapshot(sessionId),
           (snapshot) => remoteTools(snapshot) > 0,
-          20_000,
+          BACKOFF_CAP_MS + 15_000,
         ),
       ),
     );
-  });
+  }, 120_000);
 });
