@@ -1,5 +1,5 @@
 // One turn of the conversation: the assistant's messages (text, reasoning, tool calls with their
-// approvals) with its status and the notes of any tool-call limit it hit. Tool rounds Apply now
+// approvals, followup questions, an attempt_completion's result as the final text) with its status and the notes of any tool-call limit it hit. Tool rounds Apply now
 // carried over from the replaced answer are introduced as such. A superseded turn is
 // collapsed under the label it is given ("Restarted with revision N"). A failed turn says what
 // happened (the server's message), what the user can do about it, and offers Try again when it is
@@ -9,10 +9,12 @@ import Link from "next/link";
 import { memo } from "react";
 
 import type { MessageDto, TurnDto } from "@/server/session/history.ts";
+import { ASK_FOLLOWUP_QUESTION, ATTEMPT_COMPLETION } from "@/server/core/talk-back-names.ts";
 import { Button } from "@/components/ui/button.tsx";
 
 import type { ApprovalView, ToolResultView } from "./chat-state.ts";
 import { LiveMarkdown, Markdown } from "./markdown.tsx";
+import { FollowupQuestion } from "./followup-question.tsx";
 import { ToolCallCard } from "./tool-call-card.tsx";
 import { describeToolStatus, toolStatusLabels } from "./tool-status.ts";
 import { TurnDetails, type ToolTiming } from "./turn-details.tsx";
@@ -27,13 +29,24 @@ const statusLabels: Record<string, string> = {
   interrupted: "Interrupted: the server stopped while writing this answer; the partial answer is kept.",
 };
 
+/** The model's attempt_completion: its `result` is the answer's final text. */
+function CompletionResult({ args }: { args: unknown }) {
+  const result = (args as { result?: unknown } | null)?.result;
+  return (
+    <div data-testid="completion-result">
+      <Markdown text={typeof result === "string" ? result : ""} />
+    </div>
+  );
+}
+
 function Parts({
   messages,
   toolResults,
   toolProgress,
   approvals,
+  questions,
   turnStatus,
-}: Pick<Props, "messages" | "toolResults" | "toolProgress" | "approvals"> & { turnStatus: string }) {
+}: Pick<Props, "messages" | "toolResults" | "toolProgress" | "approvals" | "questions"> & { turnStatus: string }) {
   const firstKeptId = messages.find((message) => message.role === "assistant" && message.keptFrom)?.id;
   return messages
     .filter((message) => message.role === "assistant")
@@ -54,6 +67,10 @@ function Parts({
               <p className="whitespace-pre-wrap">{part.text}</p>
             </details>
           );
+        if (part.type === "tool-call" && part.name === ATTEMPT_COMPLETION)
+          return <CompletionResult key={key} args={part.args} />;
+        if (part.type === "tool-call" && part.name === ASK_FOLLOWUP_QUESTION)
+          return <FollowupQuestion key={key} question={questions[part.id]} args={part.args} turnStatus={turnStatus} />;
         if (part.type === "tool-call")
           return (
             <ToolCallCard
@@ -131,6 +148,7 @@ function TurnViewContent({
   toolResults,
   toolProgress,
   approvals,
+  questions,
   limitNotes,
   supersededLabel = "Restarted — this answer was replaced",
   onRetry,
@@ -144,7 +162,13 @@ function TurnViewContent({
       >
         <summary className="cursor-pointer">{supersededLabel}</summary>
         <div className="mt-2 opacity-70">
-          <Parts messages={messages} toolResults={toolResults} approvals={approvals} turnStatus={turn.status} />
+          <Parts
+            messages={messages}
+            toolResults={toolResults}
+            approvals={approvals}
+            questions={questions}
+            turnStatus={turn.status}
+          />
         </div>
       </details>
     );
@@ -156,6 +180,7 @@ function TurnViewContent({
         toolResults={toolResults}
         toolProgress={toolProgress}
         approvals={approvals}
+        questions={questions}
         turnStatus={turn.status}
       />
       {limitNotes
