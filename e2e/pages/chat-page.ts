@@ -1,5 +1,5 @@
 // Page object: one chat — composer, streamed answers (failed ones with their alert), superseded
-// answers, tool cards with their status and approvals, the tools summary chip and the Tools panel it
+// answers, tool cards with their status and approvals, followup questions and completion results, the tools summary chip and the Tools panel it
 // opens (docked on wide screens, a bottom sheet on phones) with its connectors (collapsed to one
 // line until expanded), switches, Radix policy selects and pending-change notice, stop, regenerate,
 // turn details and the model picker.
@@ -109,6 +109,27 @@ export class ChatPage {
 
   denyButton(tool: string): Locator {
     return this.page.getByRole("button", { name: `Deny ${tool}`, exact: true });
+  }
+
+  /** The last followup question (builtin.ask_followup_question) of the last answer. */
+  lastQuestion(): Locator {
+    return this.lastAnswer().getByTestId("followup-question").last();
+  }
+
+  /** One of the suggested answers of the last question, as a button. */
+  questionOption(option: string): Locator {
+    return this.lastQuestion().getByRole("button", { name: option, exact: true });
+  }
+
+  /** Answers the last question in its own words (the free-text field, then Answer). */
+  async answerQuestion(text: string): Promise<void> {
+    await this.lastQuestion().getByRole("textbox", { name: "Your answer", exact: true }).fill(text);
+    await this.lastQuestion().getByRole("button", { name: "Answer", exact: true }).click();
+  }
+
+  /** The final answer an attempt_completion call gave, rendered as Markdown. */
+  completionResult(): Locator {
+    return this.lastAnswer().getByTestId("completion-result");
   }
 
   /** The model's last written text in the last answer (tool cards excluded). */
