@@ -21,6 +21,8 @@ export type ApprovalView = { approvalId: string; turnId: string; status: Approva
 export type ChatState = {
   title: string;
   toolsRevision: number;
+  /** The chat's context overlay revision (server/session/overlays.ts); the overlays load on change. */
+  overlayRevision: number;
   personaId: string | null;
   messages: MessageDto[];
   turns: TurnDto[];

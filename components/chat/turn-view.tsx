@@ -9,6 +9,8 @@ import Link from "next/link";
 import { memo } from "react";
 
 import type { MessageDto, TurnDto } from "@/server/session/history.ts";
+import { ExcludableMessage } from "@/components/overlays/excludable-message.tsx";
+import { ToolOverlayControls } from "@/components/overlays/tool-overlay-controls.tsx";
 import { Button } from "@/components/ui/button.tsx";
 
 import type { ApprovalView, ToolResultView } from "./chat-state.ts";
@@ -27,6 +29,50 @@ const statusLabels: Record<string, string> = {
   interrupted: "Interrupted: the server stopped while writing this answer; the partial answer is kept.",
 };
 
+type PartContext = Pick<Props, "toolResults" | "toolProgress" | "approvals"> & { turnStatus: string };
+
+/** One part of an assistant message; a tool card carries its context controls (not when superseded). */
+function renderPart(part: MessageDto["parts"][number], key: string, ctx: PartContext, roundCallIds: string[]) {
+  const { toolResults, toolProgress, approvals, turnStatus } = ctx;
+  if (part.type === "text")
+    return turnStatus === "streaming" ? (
+      <LiveMarkdown key={key} text={part.text} />
+    ) : (
+      <Markdown key={key} text={part.text} />
+    );
+  if (part.type === "reasoning")
+    return (
+      <details key={key} className="text-sm text-zinc-600 dark:text-zinc-400">
+        <summary className="cursor-pointer">Reasoning</summary>
+        <p className="whitespace-pre-wrap">{part.text}</p>
+      </details>
+    );
+  if (part.type !== "tool-call") return null;
+  const card = (
+    <ToolCallCard
+      key={key}
+      name={part.name}
+      args={part.args}
+      result={toolResults[part.id]}
+      progress={toolProgress?.[part.id]}
+      approval={approvals[part.id]}
+      turnStatus={turnStatus}
+    />
+  );
+  if (turnStatus === "superseded") return card;
+  return (
+    <ToolOverlayControls
+      key={key}
+      callId={part.id}
+      roundCallIds={roundCallIds}
+      name={part.name}
+      hasResult={!!toolResults[part.id]}
+    >
+      {card}
+    </ToolOverlayControls>
+  );
+}
+
 function Parts({
   messages,
   toolResults,
@@ -35,40 +81,24 @@ function Parts({
   turnStatus,
 }: Pick<Props, "messages" | "toolResults" | "toolProgress" | "approvals"> & { turnStatus: string }) {
   const firstKeptId = messages.find((message) => message.role === "assistant" && message.keptFrom)?.id;
+  // A superseded answer is never sent again: it has no context controls.
+  const canOverlay = turnStatus !== "superseded";
   return messages
     .filter((message) => message.role === "assistant")
-    .flatMap((message) => [
-      ...(message.id === firstKeptId ? [<KeptNote key={`${message.id}-kept`} />] : []),
-      ...message.parts.map((part, index) => {
-        const key = `${message.id}-${index}`;
-        if (part.type === "text")
-          return turnStatus === "streaming" ? (
-            <LiveMarkdown key={key} text={part.text} />
-          ) : (
-            <Markdown key={key} text={part.text} />
-          );
-        if (part.type === "reasoning")
-          return (
-            <details key={key} className="text-sm text-zinc-600 dark:text-zinc-400">
-              <summary className="cursor-pointer">Reasoning</summary>
-              <p className="whitespace-pre-wrap">{part.text}</p>
-            </details>
-          );
-        if (part.type === "tool-call")
-          return (
-            <ToolCallCard
-              key={key}
-              name={part.name}
-              args={part.args}
-              result={toolResults[part.id]}
-              progress={toolProgress?.[part.id]}
-              approval={approvals[part.id]}
-              turnStatus={turnStatus}
-            />
-          );
-        return null;
-      }),
-    ]);
+    .flatMap((message) => {
+      const callIds = message.parts.flatMap((part) => (part.type === "tool-call" ? [part.id] : []));
+      const parts = message.parts.map((part, index) =>
+        renderPart(part, `${message.id}-${index}`, { toolResults, toolProgress, approvals, turnStatus }, callIds),
+      );
+      const kept = message.id === firstKeptId ? [<KeptNote key={`${message.id}-kept`} />] : [];
+      if (!canOverlay || message.parts.length === 0) return [...kept, ...parts];
+      return [
+        ...kept,
+        <ExcludableMessage key={message.id} messageId={message.id}>
+          {parts}
+        </ExcludableMessage>,
+      ];
+    });
 }
 
 /** Above the tool rounds Apply now carried over from the replaced answer (server/session/kept-rounds.ts). */

@@ -5,6 +5,7 @@
 import type { Db } from "../db/client.ts";
 import { listSessionApprovals, type ApprovalDto } from "../policy/approvals.ts";
 import type { AssistantPart, JsonValue } from "../core/canonical.ts";
+import type { OverlayReport } from "../core/context-overlays.ts";
 import { getChatSession, type ChatSessionDto } from "../db/chat-sessions.ts";
 import { isReplacedMessage, keptFromOf, toCanonicalMessage, type ReplacedMetadata } from "./transcript.ts";
 
@@ -59,6 +60,9 @@ export type TurnRequestDto = {
   inputTokens?: number | null;
   outputTokens?: number | null;
   durationMs?: number | null;
+  /** The context overlay revision it was rendered with, and what the overlays changed (null: nothing). */
+  overlayRevision?: number;
+  overlays?: OverlayReport | null;
 };
 
 export type SessionHistoryDto = {
@@ -68,6 +72,8 @@ export type SessionHistoryDto = {
     providerAccountId: string | null;
     activeTurnId: string | null;
     toolsRevision: number;
+    /** The chat's context overlay revision (always set by getSessionHistory). */
+    overlayRevision?: number;
   };
   messages: MessageDto[];
   turns: TurnDto[];
@@ -113,6 +119,7 @@ export async function getSessionHistory(
           providerAccountId: true,
           activeTurnId: true,
           toolsRevision: true,
+          overlayRevision: true,
           personaId: true,
         },
       });
@@ -161,6 +168,8 @@ export async function getSessionHistory(
             inputTokens: request.inputTokens,
             outputTokens: request.outputTokens,
             durationMs: request.durationMs,
+            overlayRevision: request.overlayRevision,
+            overlays: (request.overlays as OverlayReport | null) ?? null,
           })),
         })),
       };
