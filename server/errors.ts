@@ -37,6 +37,7 @@ export type Surface =
   | "persona"
   | "approval"
   | "question"
+  | "overlay"
   | "database"
   | "config"
   | "api";
@@ -62,6 +63,7 @@ const defaultMessages: Partial<Record<ErrorCode, string>> & Record<ErrorType, st
   "not_found:persona": "That persona does not exist or is not yours.",
   "not_found:approval": "That tool approval does not exist or is not yours.",
   "not_found:question": "That question does not exist or is not yours.",
+  "not_found:overlay": "That context overlay does not exist or is not yours.",
   "conflict:turn": "An answer is still being written in this chat. Stop it or wait for it to finish.",
   "unavailable:database": "The database is unavailable right now; Patchbay retries by itself, try again in a moment.",
 };

@@ -33,6 +33,8 @@ export type QuestionView = {
 export type ChatState = {
   title: string;
   toolsRevision: number;
+  /** The chat's context overlay revision (server/session/overlays.ts); the overlays load on change. */
+  overlayRevision: number;
   personaId: string | null;
   messages: MessageDto[];
   turns: TurnDto[];

@@ -54,6 +54,7 @@ export function createChatState(history: SessionHistoryDto & HistoryPolicyDto): 
   return {
     title: history.session.title,
     toolsRevision: history.session.toolsRevision,
+    overlayRevision: history.session.overlayRevision ?? 0,
     personaId: history.personaId,
     messages: history.messages,
     turns: history.turns,
@@ -151,6 +152,8 @@ function applyRequestEvent(state: ChatState, event: ChatEvent): ChatState {
           toolsRevision: Number(data.toolsRevision),
           toolNames: data.toolNames as string[],
           finishReason: null,
+          ...(typeof data.overlayRevision === "number" && { overlayRevision: data.overlayRevision }),
+          ...(data.overlays ? { overlays: data.overlays as TurnDto["requests"][number]["overlays"] } : {}),
         },
       ],
     }));
@@ -216,6 +219,8 @@ function applyData(state: ChatState, event: ChatEvent): ChatState {
     }
     case "tools.changed":
       return { ...state, toolsRevision: Math.max(state.toolsRevision, Number(data.revision)) };
+    case "overlays.changed":
+      return { ...state, overlayRevision: Math.max(state.overlayRevision, Number(data.revision)) };
     case "request.started":
     case "request.finished":
       return applyRequestEvent(state, event);

@@ -10,6 +10,8 @@ import { memo } from "react";
 
 import type { MessageDto, TurnDto } from "@/server/session/history.ts";
 import { ASK_FOLLOWUP_QUESTION, ATTEMPT_COMPLETION } from "@/server/core/talk-back-names.ts";
+import { ExcludableMessage } from "@/components/overlays/excludable-message.tsx";
+import { ToolOverlayControls } from "@/components/overlays/tool-overlay-controls.tsx";
 import { Button } from "@/components/ui/button.tsx";
 
 import type { ApprovalView, ToolResultView } from "./chat-state.ts";
@@ -39,6 +41,53 @@ function CompletionResult({ args }: { args: unknown }) {
   );
 }
 
+type PartContext = Pick<Props, "toolResults" | "toolProgress" | "approvals" | "questions"> & { turnStatus: string };
+
+/** One part of an assistant message; a tool card carries its context controls (not when superseded). */
+function renderPart(part: MessageDto["parts"][number], key: string, ctx: PartContext, roundCallIds: string[]) {
+  const { toolResults, toolProgress, approvals, questions, turnStatus } = ctx;
+  if (part.type === "text")
+    return turnStatus === "streaming" ? (
+      <LiveMarkdown key={key} text={part.text} />
+    ) : (
+      <Markdown key={key} text={part.text} />
+    );
+  if (part.type === "reasoning")
+    return (
+      <details key={key} className="text-sm text-zinc-600 dark:text-zinc-400">
+        <summary className="cursor-pointer">Reasoning</summary>
+        <p className="whitespace-pre-wrap">{part.text}</p>
+      </details>
+    );
+  if (part.type !== "tool-call") return null;
+  if (part.name === ATTEMPT_COMPLETION) return <CompletionResult key={key} args={part.args} />;
+  if (part.name === ASK_FOLLOWUP_QUESTION)
+    return <FollowupQuestion key={key} question={questions[part.id]} args={part.args} turnStatus={turnStatus} />;
+  const card = (
+    <ToolCallCard
+      key={key}
+      name={part.name}
+      args={part.args}
+      result={toolResults[part.id]}
+      progress={toolProgress?.[part.id]}
+      approval={approvals[part.id]}
+      turnStatus={turnStatus}
+    />
+  );
+  if (turnStatus === "superseded") return card;
+  return (
+    <ToolOverlayControls
+      key={key}
+      callId={part.id}
+      roundCallIds={roundCallIds}
+      name={part.name}
+      hasResult={!!toolResults[part.id]}
+    >
+      {card}
+    </ToolOverlayControls>
+  );
+}
+
 function Parts({
   messages,
   toolResults,
@@ -48,44 +97,24 @@ function Parts({
   turnStatus,
 }: Pick<Props, "messages" | "toolResults" | "toolProgress" | "approvals" | "questions"> & { turnStatus: string }) {
   const firstKeptId = messages.find((message) => message.role === "assistant" && message.keptFrom)?.id;
+  // A superseded answer is never sent again: it has no context controls.
+  const canOverlay = turnStatus !== "superseded";
   return messages
     .filter((message) => message.role === "assistant")
-    .flatMap((message) => [
-      ...(message.id === firstKeptId ? [<KeptNote key={`${message.id}-kept`} />] : []),
-      ...message.parts.map((part, index) => {
-        const key = `${message.id}-${index}`;
-        if (part.type === "text")
-          return turnStatus === "streaming" ? (
-            <LiveMarkdown key={key} text={part.text} />
-          ) : (
-            <Markdown key={key} text={part.text} />
-          );
-        if (part.type === "reasoning")
-          return (
-            <details key={key} className="text-sm text-zinc-600 dark:text-zinc-400">
-              <summary className="cursor-pointer">Reasoning</summary>
-              <p className="whitespace-pre-wrap">{part.text}</p>
-            </details>
-          );
-        if (part.type === "tool-call" && part.name === ATTEMPT_COMPLETION)
-          return <CompletionResult key={key} args={part.args} />;
-        if (part.type === "tool-call" && part.name === ASK_FOLLOWUP_QUESTION)
-          return <FollowupQuestion key={key} question={questions[part.id]} args={part.args} turnStatus={turnStatus} />;
-        if (part.type === "tool-call")
-          return (
-            <ToolCallCard
-              key={key}
-              name={part.name}
-              args={part.args}
-              result={toolResults[part.id]}
-              progress={toolProgress?.[part.id]}
-              approval={approvals[part.id]}
-              turnStatus={turnStatus}
-            />
-          );
-        return null;
-      }),
-    ]);
+    .flatMap((message) => {
+      const callIds = message.parts.flatMap((part) => (part.type === "tool-call" ? [part.id] : []));
+      const parts = message.parts.map((part, index) =>
+        renderPart(part, `${message.id}-${index}`, { toolResults, toolProgress, approvals, questions, turnStatus }, callIds),
+      );
+      const kept = message.id === firstKeptId ? [<KeptNote key={`${message.id}-kept`} />] : [];
+      if (!canOverlay || message.parts.length === 0) return [...kept, ...parts];
+      return [
+        ...kept,
+        <ExcludableMessage key={message.id} messageId={message.id}>
+          {parts}
+        </ExcludableMessage>,
+      ];
+    });
 }
 
 /** Above the tool rounds Apply now carried over from the replaced answer (server/session/kept-rounds.ts). */

@@ -3,6 +3,7 @@ import { accountsRouter } from "./routers/accounts.ts";
 import { chatRouter } from "./routers/chat.ts";
 import { connectorsRouter } from "./routers/connectors.ts";
 import { metricsRouter } from "./routers/metrics.ts";
+import { overlaysRouter } from "./routers/overlays.ts";
 import { policyRouter } from "./routers/policy.ts";
 import { providerLoginsRouter } from "./routers/provider-logins.ts";
 import { questionsRouter } from "./routers/questions.ts";
@@ -22,6 +23,7 @@ export const appRouter = createTRPCRouter({
   providerLogins: providerLoginsRouter,
   usage: usageRouter,
   metrics: metricsRouter,
+  overlays: overlaysRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -19,7 +19,8 @@ export type SessionEventType =
   | "request.started"
   | "request.finished"
   | "turn.finished"
-  | "tools.changed";
+  | "tools.changed"
+  | "overlays.changed";
 
 export type SessionEventDto = {
   id: string;

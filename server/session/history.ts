@@ -6,6 +6,7 @@ import type { Db } from "../db/client.ts";
 import { listSessionApprovals, type ApprovalDto } from "../policy/approvals.ts";
 import { listSessionQuestions, type QuestionDto } from "../policy/followup-questions.ts";
 import type { AssistantPart, JsonValue } from "../core/canonical.ts";
+import type { OverlayReport } from "../core/context-overlays.ts";
 import { getChatSession, type ChatSessionDto } from "../db/chat-sessions.ts";
 import { isReplacedMessage, keptFromOf, toCanonicalMessage, type ReplacedMetadata } from "./transcript.ts";
 
@@ -60,6 +61,9 @@ export type TurnRequestDto = {
   inputTokens?: number | null;
   outputTokens?: number | null;
   durationMs?: number | null;
+  /** The context overlay revision it was rendered with, and what the overlays changed (null: nothing). */
+  overlayRevision?: number;
+  overlays?: OverlayReport | null;
 };
 
 export type SessionHistoryDto = {
@@ -69,6 +73,8 @@ export type SessionHistoryDto = {
     providerAccountId: string | null;
     activeTurnId: string | null;
     toolsRevision: number;
+    /** The chat's context overlay revision (always set by getSessionHistory). */
+    overlayRevision?: number;
   };
   messages: MessageDto[];
   turns: TurnDto[];
@@ -115,6 +121,7 @@ export async function getSessionHistory(
           providerAccountId: true,
           activeTurnId: true,
           toolsRevision: true,
+          overlayRevision: true,
           personaId: true,
         },
       });
@@ -164,6 +171,8 @@ export async function getSessionHistory(
             inputTokens: request.inputTokens,
             outputTokens: request.outputTokens,
             durationMs: request.durationMs,
+            overlayRevision: request.overlayRevision,
+            overlays: (request.overlays as OverlayReport | null) ?? null,
           })),
         })),
       };

@@ -9,6 +9,7 @@ import { randomUUID } from "node:crypto";
 
 import { poolOf, type Db } from "../db/client.ts";
 import { DEFAULT_SESSION_TITLE } from "../db/chat-sessions.ts";
+import { isEmptyReport, type OverlayReport } from "../core/context-overlays.ts";
 import { nextEventIdsSql } from "./event-ids.ts";
 import { appendedColumns, appendEventsCtes, deliverAppended, type AppendedRow, type EventInput } from "./event-log.ts";
 
@@ -114,18 +115,24 @@ export async function recordRequestStart(
     index: number;
     toolsRevision: number;
     toolNames: string[];
+    /** The context overlay revision it was rendered with, and what the overlays changed. */
+    overlayRevision?: number;
+    overlays?: OverlayReport;
     reserveIds?: number;
   },
 ): Promise<string[]> {
   const { requestId, messageId, index, toolsRevision, toolNames } = request;
+  const overlayRevision = request.overlayRevision ?? 0;
+  const overlays = request.overlays && !isEmptyReport(request.overlays) ? request.overlays : null;
   const events: EventInput[] = [
-    { type: "request.started", data: { index, toolsRevision, toolNames } },
+    { type: "request.started", data: { index, toolsRevision, toolNames, overlayRevision, overlays } },
     { type: "message.created", data: { messageId, role: "assistant" } },
   ];
   const { rows } = await poolOf(db).query<AppendedRow & { reservedIds: string[] }>(
     `WITH request AS (
-      INSERT INTO "TurnRequest" ("id", "turnId", "index", "toolsRevision", "toolNames", "startedAt")
-      VALUES ($1::text, $2::text, $3::int, $4::int, $5::jsonb, ${NOW})
+      INSERT INTO "TurnRequest" ("id", "turnId", "index", "toolsRevision", "toolNames", "overlayRevision",
+        "overlays", "startedAt")
+      VALUES ($1::text, $2::text, $3::int, $4::int, $5::jsonb, $10::int, $11::jsonb, ${NOW})
       RETURNING "id"
     ), message AS (
       INSERT INTO "Message" ("id", "sessionId", "turnId", "seq", "role", "parts", "createdAt", "updatedAt")
@@ -156,6 +163,8 @@ export async function recordRequestStart(
       request.sessionId,
       JSON.stringify(events),
       request.reserveIds ?? 0,
+      overlayRevision,
+      overlays ? JSON.stringify(overlays) : null,
     ],
   );
   deliverAppended(db, request.sessionId, rows[0]);
