@@ -2,7 +2,8 @@
 // builtin.ask_followup_question pauses the answer on a question with its options as buttons and a
 // free-text field; a reload while it waits shows the question again (from history) and a click still
 // answers it; the answer is the tool's result and the answer goes on. Stop leaves the question
-// unanswerable. builtin.attempt_completion ends the answer with its result as the final Markdown text.
+// unanswerable. builtin.attempt_completion ends the answer with its result as the final Markdown text,
+// and switched off in the Tools panel it is a tool change like any other.
 import type { ChatPage } from "../pages/chat-page.ts";
 import { expect, test } from "../support/fixtures.ts";
 import { saveScreenshot } from "../support/screenshots.ts";
@@ -21,6 +22,7 @@ test("a followup question is answered by clicking an option, also after a reload
   await askQuestion(chat, { question: "Which colour should the chart use?", options: ["Red", "Blue", "Green"] });
   await expect(chat.lastQuestion()).toContainText("Which colour should the chart use?");
   await expect(chat.questionOption("Blue")).toBeVisible();
+  await expect(chat.lastAnswer()).toContainText("Waiting for your answer…");
   await saveScreenshot(page, "followup-question");
 
   await page.reload();
@@ -64,4 +66,19 @@ test("attempt_completion ends the answer with its result as the final text", asy
   await expect(result.getByRole("listitem")).toHaveText(["3 charts", "1 table"]);
   await expect(chat.lastAnswer()).not.toContainText("returned:"); // no further model request
   await expect(chat.lastAnswer().getByTestId("tool-call")).toHaveCount(0);
+});
+
+test("attempt_completion switched off in the Tools panel is a tool change the model no longer gets", async ({
+  chat,
+}) => {
+  await chat.openNewChat();
+  await expect(chat.toolsSummary()).toContainText("3 tools · revision 1");
+  await chat.switchBuiltin("builtin.attempt_completion", false);
+  await expect(chat.toolsSummary()).toContainText("2 tools · revision 2");
+  await chat.send('use tool builtin_attempt_completion {"result":"Done."}');
+  await chat.expectLastAnswerDone();
+  await expect(chat.completionResult()).toHaveCount(0);
+  await expect(chat.lastToolCard().getByTestId("tool-error")).toContainText("not available in this chat");
+  await chat.switchBuiltin("builtin.attempt_completion", true);
+  await expect(chat.toolsSummary()).toContainText("3 tools · revision 3");
 });

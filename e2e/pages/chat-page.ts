@@ -117,6 +117,19 @@ export class ChatPage {
     return this.page.getByRole("button", { name: `Deny ${tool}`, exact: true });
   }
 
+  /** The Tools panel's checkbox of a built-in tool (`builtin.attempt_completion`). */
+  builtinSwitch(name: string): Locator {
+    return this.toolsPanel().getByRole("checkbox", { name: `Allow ${name}`, exact: true });
+  }
+
+  async switchBuiltin(name: string, on: boolean): Promise<void> {
+    await this.openTools();
+    const box = this.builtinSwitch(name);
+    await expect(box).toBeEnabled();
+    if ((await box.isChecked()) !== on) await box.click(); // controlled: flips once the server saved it
+    await expect(box).toBeChecked({ checked: on });
+  }
+
   /** The last followup question (builtin.ask_followup_question) of the last answer. */
   lastQuestion(): Locator {
     return this.lastAnswer().getByTestId("followup-question").last();
