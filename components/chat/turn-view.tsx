@@ -104,7 +104,12 @@ function Parts({
     .flatMap((message) => {
       const callIds = message.parts.flatMap((part) => (part.type === "tool-call" ? [part.id] : []));
       const parts = message.parts.map((part, index) =>
-        renderPart(part, `${message.id}-${index}`, { toolResults, toolProgress, approvals, questions, turnStatus }, callIds),
+        renderPart(
+          part,
+          `${message.id}-${index}`,
+          { toolResults, toolProgress, approvals, questions, turnStatus },
+          callIds,
+        ),
       );
       const kept = message.id === firstKeptId ? [<KeptNote key={`${message.id}-kept`} />] : [];
       if (!canOverlay || message.parts.length === 0) return [...kept, ...parts];
