@@ -1,21 +1,23 @@
 // The browser's model of one chat: the history loaded once, then every live event applied in id
 // order. Pure and idempotent: an event at or below `lastEventId` is ignored, so a reconnect that
 // replays from the last seen id can never duplicate text, and a gap can never be skipped silently.
-// Tool approvals are keyed by call id (a pending one is the prompt the call's card shows); limit
+// Tool approvals and followup questions are keyed by call id (a pending one is the prompt the call's card shows); limit
 // notes are kept per turn, rebuilt after a reload from the stored results of calls a limit stopped.
 import type { HistoryPolicyDto, MessageDto, PartDto, SessionHistoryDto, TurnDto } from "@/server/session/history.ts";
 
 import { applyApproval, expireApprovals } from "./approval-state.ts";
+import { applyQuestion, expireQuestions, questionsFromHistory } from "./question-state.ts";
 import type {
   ApprovalStatus,
   ApprovalView,
   ChatEvent,
   ChatState,
+  QuestionView,
   ToolProgressView,
   ToolResultView,
 } from "./chat-state-types.ts";
 
-export type { ApprovalStatus, ApprovalView, ChatEvent, ChatState, ToolProgressView, ToolResultView };
+export type { ApprovalStatus, ApprovalView, ChatEvent, ChatState, QuestionView, ToolProgressView, ToolResultView };
 
 /** Error codes of results of calls that a tool-call limit stopped; their message is the limit's. */
 const LIMIT_ERROR_CODES = new Set(["too_many_calls", "rate_limited"]);
@@ -59,6 +61,7 @@ export function createChatState(history: SessionHistoryDto & HistoryPolicyDto): 
     toolResults,
     toolProgress: {},
     approvals,
+    questions: questionsFromHistory(history.questions),
     limitNotes,
     lastEventId: history.lastEventId,
   };
@@ -199,6 +202,9 @@ function applyData(state: ChatState, event: ChatEvent): ChatState {
     case "tool.approval":
     case "tool.approval.decided":
       return applyApproval(state, event);
+    case "tool.question":
+    case "tool.question.answered":
+      return applyQuestion(state, event);
     case "limit.reached":
       return { ...state, limitNotes: addLimitNote(state.limitNotes, event.turnId, String(data.message)) };
     case "turn.started":
@@ -218,16 +224,15 @@ function applyData(state: ChatState, event: ChatEvent): ChatState {
     case "request.started":
     case "request.finished":
       return applyRequestEvent(state, event);
-    case "turn.finished":
-      return expireApprovals(
-        updateTurn(state, data.turnId, (turn) => ({
-          ...turn,
-          status: String(data.status),
-          error: (data.error as TurnDto["error"]) ?? null,
-          endedAt: event.createdAt ?? turn.endedAt,
-        })),
-        String(data.turnId),
-      );
+    case "turn.finished": {
+      const ended = updateTurn(state, data.turnId, (turn) => ({
+        ...turn,
+        status: String(data.status),
+        error: (data.error as TurnDto["error"]) ?? null,
+        endedAt: event.createdAt ?? turn.endedAt,
+      }));
+      return expireQuestions(expireApprovals(ended, String(data.turnId)), String(data.turnId));
+    }
     default:
       return state;
   }

@@ -1,5 +1,5 @@
 // One turn of the conversation: the assistant's messages (text, reasoning, tool calls with their
-// approvals) with its status and the notes of any tool-call limit it hit. Tool rounds Apply now
+// approvals, followup questions, an attempt_completion's result as the final text) with its status and the notes of any tool-call limit it hit. Tool rounds Apply now
 // carried over from the replaced answer are introduced as such. A superseded turn is
 // collapsed under the label it is given ("Restarted with revision N"). A failed turn says what
 // happened (the server's message), what the user can do about it, and offers Try again when it is
@@ -9,12 +9,14 @@ import Link from "next/link";
 import { memo } from "react";
 
 import type { MessageDto, TurnDto } from "@/server/session/history.ts";
+import { ASK_FOLLOWUP_QUESTION, ATTEMPT_COMPLETION } from "@/server/core/talk-back-names.ts";
 import { ExcludableMessage } from "@/components/overlays/excludable-message.tsx";
 import { ToolOverlayControls } from "@/components/overlays/tool-overlay-controls.tsx";
 import { Button } from "@/components/ui/button.tsx";
 
 import type { ApprovalView, ToolResultView } from "./chat-state.ts";
 import { LiveMarkdown, Markdown } from "./markdown.tsx";
+import { FollowupQuestion } from "./followup-question.tsx";
 import { ToolCallCard } from "./tool-call-card.tsx";
 import { describeToolStatus, toolStatusLabels } from "./tool-status.ts";
 import { TurnDetails, type ToolTiming } from "./turn-details.tsx";
@@ -29,11 +31,21 @@ const statusLabels: Record<string, string> = {
   interrupted: "Interrupted: the server stopped while writing this answer; the partial answer is kept.",
 };
 
-type PartContext = Pick<Props, "toolResults" | "toolProgress" | "approvals"> & { turnStatus: string };
+/** The model's attempt_completion: its `result` is the answer's final text. */
+function CompletionResult({ args }: { args: unknown }) {
+  const result = (args as { result?: unknown } | null)?.result;
+  return (
+    <div data-testid="completion-result">
+      <Markdown text={typeof result === "string" ? result : ""} />
+    </div>
+  );
+}
+
+type PartContext = Pick<Props, "toolResults" | "toolProgress" | "approvals" | "questions"> & { turnStatus: string };
 
 /** One part of an assistant message; a tool card carries its context controls (not when superseded). */
 function renderPart(part: MessageDto["parts"][number], key: string, ctx: PartContext, roundCallIds: string[]) {
-  const { toolResults, toolProgress, approvals, turnStatus } = ctx;
+  const { toolResults, toolProgress, approvals, questions, turnStatus } = ctx;
   if (part.type === "text")
     return turnStatus === "streaming" ? (
       <LiveMarkdown key={key} text={part.text} />
@@ -48,6 +60,9 @@ function renderPart(part: MessageDto["parts"][number], key: string, ctx: PartCon
       </details>
     );
   if (part.type !== "tool-call") return null;
+  if (part.name === ATTEMPT_COMPLETION) return <CompletionResult key={key} args={part.args} />;
+  if (part.name === ASK_FOLLOWUP_QUESTION)
+    return <FollowupQuestion key={key} question={questions[part.id]} args={part.args} turnStatus={turnStatus} />;
   const card = (
     <ToolCallCard
       key={key}
@@ -78,8 +93,9 @@ function Parts({
   toolResults,
   toolProgress,
   approvals,
+  questions,
   turnStatus,
-}: Pick<Props, "messages" | "toolResults" | "toolProgress" | "approvals"> & { turnStatus: string }) {
+}: Pick<Props, "messages" | "toolResults" | "toolProgress" | "approvals" | "questions"> & { turnStatus: string }) {
   const firstKeptId = messages.find((message) => message.role === "assistant" && message.keptFrom)?.id;
   // A superseded answer is never sent again: it has no context controls.
   const canOverlay = turnStatus !== "superseded";
@@ -88,7 +104,12 @@ function Parts({
     .flatMap((message) => {
       const callIds = message.parts.flatMap((part) => (part.type === "tool-call" ? [part.id] : []));
       const parts = message.parts.map((part, index) =>
-        renderPart(part, `${message.id}-${index}`, { toolResults, toolProgress, approvals, turnStatus }, callIds),
+        renderPart(
+          part,
+          `${message.id}-${index}`,
+          { toolResults, toolProgress, approvals, questions, turnStatus },
+          callIds,
+        ),
       );
       const kept = message.id === firstKeptId ? [<KeptNote key={`${message.id}-kept`} />] : [];
       if (!canOverlay || message.parts.length === 0) return [...kept, ...parts];
@@ -161,6 +182,7 @@ function TurnViewContent({
   toolResults,
   toolProgress,
   approvals,
+  questions,
   limitNotes,
   supersededLabel = "Restarted — this answer was replaced",
   onRetry,
@@ -174,7 +196,13 @@ function TurnViewContent({
       >
         <summary className="cursor-pointer">{supersededLabel}</summary>
         <div className="mt-2 opacity-70">
-          <Parts messages={messages} toolResults={toolResults} approvals={approvals} turnStatus={turn.status} />
+          <Parts
+            messages={messages}
+            toolResults={toolResults}
+            approvals={approvals}
+            questions={questions}
+            turnStatus={turn.status}
+          />
         </div>
       </details>
     );
@@ -186,6 +214,7 @@ function TurnViewContent({
         toolResults={toolResults}
         toolProgress={toolProgress}
         approvals={approvals}
+        questions={questions}
         turnStatus={turn.status}
       />
       {limitNotes

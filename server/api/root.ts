@@ -6,6 +6,7 @@ import { metricsRouter } from "./routers/metrics.ts";
 import { overlaysRouter } from "./routers/overlays.ts";
 import { policyRouter } from "./routers/policy.ts";
 import { providerLoginsRouter } from "./routers/provider-logins.ts";
+import { questionsRouter } from "./routers/questions.ts";
 import { sessionRouter } from "./routers/session.ts";
 import { toolsRouter } from "./routers/tools.ts";
 import { usageRouter } from "./routers/usage.ts";
@@ -17,6 +18,7 @@ export const appRouter = createTRPCRouter({
   tools: toolsRouter,
   connectors: connectorsRouter,
   policy: policyRouter,
+  questions: questionsRouter,
   accounts: accountsRouter,
   providerLogins: providerLoginsRouter,
   usage: usageRouter,

@@ -13,6 +13,8 @@ export type SessionEventType =
   | "tool.progress"
   | "tool.approval"
   | "tool.approval.decided"
+  | "tool.question"
+  | "tool.question.answered"
   | "limit.reached"
   | "request.started"
   | "request.finished"

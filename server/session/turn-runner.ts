@@ -2,8 +2,8 @@
 // overlays (applied to it for this request only: context-overlays.ts) and the current tool
 // snapshot, renders the provider request afresh (renderers are pure), streams the answer into
 // the canonical message (persisting batches as they arrive), runs the tool calls through the tool
-// source (tool-round.ts: limits, approvals), and loops with the results until the model answers
-// without tools or the step cap is hit; at the cap, one last request without tools asks the model to
+// source (tool-round.ts: limits, approvals, followup questions), and loops with the results until the
+// model answers without tools, calls attempt_completion, or the step cap is hit; at the cap, one last request without tools asks the model to
 // answer from the results it has (step-limit.ts). The system prompt is the caller's (the chat's
 // persona, or the instance default). Each request's audit row gets its token usage and duration. The turn stops writing as soon as its AbortSignal fires; whoever aborted it
 // records why.
@@ -50,7 +50,8 @@ export async function runTurn(turn: TurnSpec, deps: TurnDeps, signal: AbortSigna
       if (draft.error)
         return { status: "failed", error: { code: "provider", message: draft.error }, usage, steps: step + 1 };
       if (draft.toolCalls.length === 0) return { status: "completed", usage, steps: step + 1 };
-      await runToolRound(turn, deps, draft.toolCalls, snapshot, signal);
+      const round = await runToolRound(turn, deps, draft.toolCalls, snapshot, signal);
+      if (round.completion !== null) return { status: "completed", usage, steps: step + 1 }; // attempt_completion
     }
     return await answerAtStepLimit(turn, deps, usage, signal);
   } catch (error) {

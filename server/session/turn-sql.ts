@@ -227,7 +227,7 @@ export async function recordRequestEnd(
 
 /**
  * Ends a streaming turn with `end` (status, and error / usage when given), expires its pending tool
- * approvals (as policy/approvals.ts expirePendingApprovals), frees the session if this turn holds
+ * approvals and followup questions (as policy/approvals.ts and policy/followup-questions.ts), frees the session if this turn holds
  * it, and appends `turn.finished`; nothing at all when the turn had already ended (someone else
  * wrote its status). True when this call ended it.
  */
@@ -252,6 +252,10 @@ export async function finishTurnRows(
       UPDATE "ToolApproval" SET "status" = 'expired', "decidedAt" = ${NOW}
       WHERE "turnId" = $1::text AND "status" = 'pending' AND EXISTS (SELECT FROM ended)
       RETURNING "id"
+    ), expired_questions AS (
+      UPDATE "FollowupQuestion" SET "status" = 'expired'
+      WHERE "turnId" = $1::text AND "status" = 'pending' AND EXISTS (SELECT FROM ended)
+      RETURNING "id"
     ), released AS (
       UPDATE "ChatSession" SET "activeTurnId" = NULL, "updatedAt" = ${NOW}
       WHERE id = $2::text AND "activeTurnId" = $1::text AND EXISTS (SELECT FROM ended)
@@ -262,6 +266,7 @@ export async function finishTurnRows(
       events: `(SELECT jsonb_build_array(jsonb_build_object('type', 'turn.finished', 'data', $7::jsonb)) FROM ended)`,
     })}
     SELECT (SELECT count(*) FROM ended) AS ended, (SELECT count(*) FROM expired) AS expired,
+      (SELECT count(*) FROM expired_questions) AS expired_questions,
       (SELECT count(*) FROM released) AS released, ${appendedColumns("$2::text")}`,
     [
       turn.id,
