@@ -111,3 +111,26 @@ test("a tool result replaced by a summary, and a tool round excluded, with the c
   await chat.closeTurnDetails();
   await saveScreenshot(page, "context-overlays");
 });
+
+test("another tab of the chat follows the overlays live", async ({ page, chat }) => {
+  const overlays = new ContextOverlays(page);
+  await chat.openNewChat();
+  await chat.chooseModel("openai:gpt-5.1");
+  await chat.send("Live: first message");
+  await chat.expectLastAnswerDone();
+
+  const other = await page.context().newPage();
+  await other.goto(page.url());
+  const elsewhere = new ContextOverlays(other);
+  await expect(elsewhere.userMessage("Live: first message")).toBeVisible();
+
+  await overlays.exclude(overlays.assistantMessage("Echo: Live: first message"));
+  await overlays.pin("Seen in both tabs.");
+  await expect(elsewhere.excludedLabel(elsewhere.assistantMessage("Echo: Live: first message"))).toBeVisible({
+    timeout: 15_000,
+  });
+  await expect(elsewhere.pinnedNotes).toHaveText(/Seen in both tabs\./, { timeout: 15_000 });
+  await elsewhere.unpin("Seen in both tabs.");
+  await expect(overlays.pinnedNotes).toHaveCount(0, { timeout: 15_000 });
+  await other.close();
+});
