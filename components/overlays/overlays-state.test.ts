@@ -39,6 +39,7 @@ const history: SessionHistoryDto & HistoryPolicyDto = {
   lastEventId: "10",
   personaId: null,
   approvals: [],
+  questions: [],
 };
 
 describe("the chat state's overlays", () => {
