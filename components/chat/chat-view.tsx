@@ -1,11 +1,12 @@
 "use client";
 // The chat page's body: the conversation (user messages, each followed by the turns that answered
 // it; the last message editable), Regenerate for the last answer (Try again on it when it failed),
-// the pinned notes (and the context overlays' pending change) above the composer, whose row holds the persona and model pickers and the tools summary chip that
-// opens the Tools panel (docked on wide screens, a bottom sheet on phones). The title follows renames
-// made in the chat list (they update the cached history, see use-session-actions.ts). While the live
-// event stream is lost (the server that served it went away) it says "Reconnecting…"; the stream
-// resumes from its last event on whichever instance answers next.
+// the pinned notes (and the context overlays' pending change) above the composer, whose row holds
+// the persona and model pickers and the tools summary chip that opens the Tools panel (docked on
+// wide screens, a bottom sheet on phones). The title follows renames made in the chat list (they
+// update the cached history, see use-session-actions.ts). While the live event stream is lost (the
+// server that served it went away) it says "Reconnecting…"; the stream resumes from its last event
+// on whichever instance answers next.
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useMemo, useState } from "react";
 
