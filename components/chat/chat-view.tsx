@@ -1,8 +1,8 @@
 "use client";
 // The chat page's body: the conversation (user messages, each followed by the turns that answered
-// it; the last message editable), Regenerate for the last answer (Try again on it when it failed),
-// and the composer, whose row holds the persona and model pickers and the tools summary chip that
-// opens the Tools panel (docked on wide screens, a bottom sheet on phones). The title follows renames
+// it; hover actions copy a message, edit the last one and regenerate the last answer, Try again on
+// it when it failed) and the composer, whose row holds the persona and model pickers and the tools
+// summary chip that opens the Tools panel (docked on wide screens, a bottom sheet on phones). The title follows renames
 // made in the chat list (they update the cached history, see use-session-actions.ts). While the live
 // event stream is lost (the server that served it went away) it says "Reconnecting…"; the stream
 // resumes from its last event on whichever instance answers next.
@@ -11,7 +11,6 @@ import { useEffect, useState } from "react";
 
 import { useTRPC } from "@/components/providers/trpc-provider.tsx";
 import { SessionSidebarSheet } from "@/components/sessions/session-sidebar.tsx";
-import { Button } from "@/components/ui/button.tsx";
 
 import { findStreamingTurn, type ChatState } from "./chat-state.ts";
 import { ChatToolsPanel, ToolsSummaryChip, useToolsPanelOpen } from "./chat-tools.tsx";
@@ -107,7 +106,6 @@ function LoadedChat({ sessionId, state, session, isStreamLost: isLost }: LoadedP
   const [keptChange, setKeptChange] = useState<string | null>(null);
   const [isToolsOpen, setToolsOpen] = useToolsPanelOpen();
   const streaming = findStreamingTurn(state);
-  const lastTurn = state.turns.at(-1);
   const stopStreaming = streaming ? () => actions.stop(streaming.id) : null;
   useChatShortcuts(stopStreaming);
   const tools = {
@@ -133,13 +131,6 @@ function LoadedChat({ sessionId, state, session, isStreamLost: isLost }: LoadedP
           onRetry={streaming || actions.isRestarting ? undefined : actions.regenerate}
         />
         <Notices isLost={isLost} error={actions.error} />
-        {lastTurn && !streaming && lastTurn.status !== "superseded" && lastTurn.status !== "failed" && (
-          <div>
-            <Button variant="ghost" disabled={actions.isRestarting} onClick={() => actions.regenerate(lastTurn.id)}>
-              Regenerate
-            </Button>
-          </div>
-        )}
         <div className="sticky bottom-0 bg-white pb-2 dark:bg-zinc-950">
           <Composer
             isStreaming={!!streaming}

@@ -13,6 +13,7 @@ import { Button } from "@/components/ui/button.tsx";
 
 import type { ApprovalView, ToolResultView } from "./chat-state.ts";
 import { LiveMarkdown, Markdown } from "./markdown.tsx";
+import { AnswerActions } from "./message-actions.tsx";
 import { ToolCallCard } from "./tool-call-card.tsx";
 import { describeToolStatus, toolStatusLabels } from "./tool-status.ts";
 import { TurnDetails, type ToolTiming } from "./turn-details.tsx";
@@ -96,6 +97,15 @@ function listToolTimings(
   );
 }
 
+/** The answer's written text (tool calls and reasoning left out), for Copy. */
+function answerTextOf(messages: MessageDto[]): string {
+  return messages
+    .filter((message) => message.role === "assistant")
+    .flatMap((message) => message.parts.flatMap((part) => (part.type === "text" ? [part.text] : [])))
+    .join("\n\n")
+    .trim();
+}
+
 function FailureNotice({ turn, onRetry }: { turn: TurnDto; onRetry?: () => void }) {
   const help = describeFailure(turn.error);
   return (
@@ -150,7 +160,12 @@ function TurnViewContent({
     );
   }
   return (
-    <article className="space-y-2" aria-label="Assistant answer" data-testid="assistant-turn" data-status={turn.status}>
+    <article
+      className="group space-y-2"
+      aria-label="Assistant answer"
+      data-testid="assistant-turn"
+      data-status={turn.status}
+    >
       <Parts
         messages={messages}
         toolResults={toolResults}
@@ -185,7 +200,12 @@ function TurnViewContent({
       {turn.status === "completed" && turn.error && (
         <p className="text-sm text-amber-700 dark:text-amber-300">{turn.error.message}</p>
       )}
-      <TurnDetails turn={turn} toolTimings={listToolTimings(turn, messages, toolResults, approvals)} />
+      <div className="flex flex-wrap items-center justify-between gap-x-2">
+        <TurnDetails turn={turn} toolTimings={listToolTimings(turn, messages, toolResults, approvals)} />
+        {!isLive && (
+          <AnswerActions text={answerTextOf(messages)} onRegenerate={turn.status === "failed" ? undefined : onRetry} />
+        )}
+      </div>
     </article>
   );
 }
