@@ -4,6 +4,7 @@
 // a table of its tool calls (status, duration). The line under the answer summarises the turn (provider, model, duration, tokens)
 // and opens the drawer.
 import type { TurnDto } from "@/server/session/history.ts";
+import { RequestOverlays } from "@/components/overlays/request-overlays.tsx";
 import { Sheet, SheetContent, SheetTrigger } from "@/components/ui/sheet.tsx";
 
 export type ToolTiming = { id: string; name: string; durationMs?: number; status: string };
@@ -79,6 +80,13 @@ function RequestsTable({ turn }: { turn: TurnDto }) {
               </span>
             </td>
           </tr>
+          {request.overlays && (
+            <tr>
+              <td colSpan={5} className={`${cell} pb-2`}>
+                <RequestOverlays request={request} />
+              </td>
+            </tr>
+          )}
         </tbody>
       ))}
     </table>

@@ -25,6 +25,7 @@ const history: SessionHistoryDto & HistoryPolicyDto = {
   lastEventId: null,
   personaId: null,
   approvals: [],
+  questions: [],
 };
 
 function turnEvents(n: number, first: number): ChatEvent[] {
@@ -56,6 +57,7 @@ function propsOf(state: ChatState, turnId: string): TurnMemoProps {
     toolResults: state.toolResults,
     toolProgress: state.toolProgress,
     approvals: state.approvals,
+    questions: state.questions,
     limitNotes: state.limitNotes[turnId] ?? [],
   };
 }

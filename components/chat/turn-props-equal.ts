@@ -6,7 +6,7 @@
 // passes a callback that always calls the latest handler.
 import type { MessageDto, TurnDto } from "@/server/session/history.ts";
 
-import type { ApprovalView, ToolProgressView, ToolResultView } from "./chat-state.ts";
+import type { ApprovalView, QuestionView, ToolProgressView, ToolResultView } from "./chat-state.ts";
 
 export type TurnMemoProps = {
   turn: TurnDto;
@@ -14,6 +14,8 @@ export type TurnMemoProps = {
   toolResults: Record<string, ToolResultView>;
   toolProgress?: Record<string, ToolProgressView>;
   approvals: Record<string, ApprovalView>;
+  /** Followup questions, by call id. */
+  questions: Record<string, QuestionView>;
   limitNotes: string[];
   /** The summary of a superseded turn. */
   supersededLabel?: string;
@@ -37,6 +39,7 @@ export function areTurnPropsEqual(prev: TurnMemoProps, next: TurnMemoProps): boo
     (id) =>
       prev.toolResults[id] === next.toolResults[id] &&
       prev.approvals[id] === next.approvals[id] &&
+      prev.questions[id] === next.questions[id] &&
       prev.toolProgress?.[id] === next.toolProgress?.[id],
   );
 }

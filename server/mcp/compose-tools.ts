@@ -1,4 +1,4 @@
-// The tool set of one registry revision, pure: built-in tools, then each switched-on connector's
+// The tool set of one registry revision, pure: built-in tools (minus those switched off), then each switched-on connector's
 // tools in binding and list order, minus tools switched off, tools whose policy (the tool's own
 // override, else the connector's) is `deny`, and tools outside the persona's allowlist; each with the
 // name the model is shown (tool-names.ts: a pure function of the canonical names, so stable across
@@ -17,16 +17,17 @@ import type { ListSource } from "./snapshot-manifest.ts";
 type ToolEntry = Omit<RegistryTool, "exposedName">;
 type ToolSwitches = Pick<Binding, "policy" | "toolPolicies"> & { disabledTools: readonly string[] };
 
-const BUILTIN_SWITCHES: ToolSwitches = { disabledTools: [], policy: "allow", toolPolicies: {} };
-
+/** `disabledBuiltins`: tool names of the built-ins switched off in the chat (they are always `allow`). */
 export function composeTools(
   builtins: ListSource,
   bindings: readonly Binding[],
   lists: ReadonlyMap<string, ListSource>,
   allowlist: readonly string[] | null,
+  disabledBuiltins: readonly string[] = [],
 ): RegistryTool[] {
   const entries: ToolEntry[] = [];
-  addSelectedTools(entries, BUILTIN_CONNECTOR, builtins, BUILTIN_SWITCHES, allowlist);
+  const builtinSwitches: ToolSwitches = { disabledTools: disabledBuiltins, policy: "allow", toolPolicies: {} };
+  addSelectedTools(entries, BUILTIN_CONNECTOR, builtins, builtinSwitches, allowlist);
   const clashes = findNameClashes(bindings.filter((binding) => binding.enabled));
   for (const binding of bindings) {
     const source = binding.enabled && !clashes.has(binding.connectorId) ? lists.get(binding.connectorId) : undefined;

@@ -174,6 +174,11 @@ export class McpRegistry implements ToolSource {
     );
   }
 
+  /** Every built-in tool this registry offers, whether or not a chat switched it off. */
+  listBuiltins(): readonly { canonicalName: string; description: string }[] {
+    return this.builtins;
+  }
+
   /** The last background rebuild of this session that failed, until one succeeds; null when none did. */
   rebuildFailure(sessionId: string): RebuildFailure | null {
     return this.failures.get(sessionId);
@@ -217,7 +222,7 @@ export class McpRegistry implements ToolSource {
         sessionId,
         revision: state.revision,
       });
-      const tools = composeTools(this.builtinList, state.bindings, lists, state.allowlist);
+      const tools = composeTools(this.builtinList, state.bindings, lists, state.allowlist, state.disabledBuiltins);
       lists.set(BUILTIN_CONNECTOR, this.builtinList);
       const sources = [...lists.values()].map((source) => source.list);
       const selections = buildSelections(tools, lists);

@@ -13,11 +13,14 @@ export type SessionEventType =
   | "tool.progress"
   | "tool.approval"
   | "tool.approval.decided"
+  | "tool.question"
+  | "tool.question.answered"
   | "limit.reached"
   | "request.started"
   | "request.finished"
   | "turn.finished"
-  | "tools.changed";
+  | "tools.changed"
+  | "overlays.changed";
 
 export type SessionEventDto = {
   id: string;

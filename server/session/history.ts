@@ -4,7 +4,9 @@
 // the event stream from exactly that id. Provider-opaque data stays server-side.
 import type { Db } from "../db/client.ts";
 import { listSessionApprovals, type ApprovalDto } from "../policy/approvals.ts";
+import { listSessionQuestions, type QuestionDto } from "../policy/followup-questions.ts";
 import type { AssistantPart, JsonValue } from "../core/canonical.ts";
+import type { OverlayReport } from "../core/context-overlays.ts";
 import { getChatSession, type ChatSessionDto } from "../db/chat-sessions.ts";
 import { isReplacedMessage, keptFromOf, toCanonicalMessage, type ReplacedMetadata } from "./transcript.ts";
 
@@ -59,6 +61,9 @@ export type TurnRequestDto = {
   inputTokens?: number | null;
   outputTokens?: number | null;
   durationMs?: number | null;
+  /** The context overlay revision it was rendered with, and what the overlays changed (null: nothing). */
+  overlayRevision?: number;
+  overlays?: OverlayReport | null;
 };
 
 export type SessionHistoryDto = {
@@ -68,6 +73,8 @@ export type SessionHistoryDto = {
     providerAccountId: string | null;
     activeTurnId: string | null;
     toolsRevision: number;
+    /** The chat's context overlay revision (always set by getSessionHistory). */
+    overlayRevision?: number;
   };
   messages: MessageDto[];
   turns: TurnDto[];
@@ -77,8 +84,9 @@ export type SessionHistoryDto = {
 /**
  * The chat's tool-policy state, loaded with the history. `approvals`: every tool approval, oldest
  * first; a `pending` one means its turn is paused until the user approves or denies the call.
+ * `questions`: every followup question the model asked, oldest first; a `pending` one waits for an answer.
  */
-export type HistoryPolicyDto = { personaId: string | null; approvals: ApprovalDto[] };
+export type HistoryPolicyDto = { personaId: string | null; approvals: ApprovalDto[]; questions: QuestionDto[] };
 
 /** Strips provider-opaque data (signatures, provider call ids) before anything leaves the server. */
 export function toPartDto(part: AssistantPart | PartDto): PartDto {
@@ -113,6 +121,7 @@ export async function getSessionHistory(
           providerAccountId: true,
           activeTurnId: true,
           toolsRevision: true,
+          overlayRevision: true,
           personaId: true,
         },
       });
@@ -131,6 +140,7 @@ export async function getSessionHistory(
         session,
         personaId,
         approvals: await listSessionApprovals(tx, sessionId),
+        questions: await listSessionQuestions(tx, sessionId),
         lastEventId: last ? last.id.toString() : null,
         messages: rows.map((row) => ({
           id: row.id,
@@ -161,6 +171,8 @@ export async function getSessionHistory(
             inputTokens: request.inputTokens,
             outputTokens: request.outputTokens,
             durationMs: request.durationMs,
+            overlayRevision: request.overlayRevision,
+            overlays: (request.overlays as OverlayReport | null) ?? null,
           })),
         })),
       };
