@@ -17,6 +17,7 @@ import { Button } from "@/components/ui/button.tsx";
 import type { ApprovalView, ToolResultView } from "./chat-state.ts";
 import { LiveMarkdown, Markdown } from "./markdown.tsx";
 import { FollowupQuestion } from "./followup-question.tsx";
+import { AnswerActions } from "./message-actions.tsx";
 import { ToolCallCard } from "./tool-call-card.tsx";
 import { describeToolStatus, toolStatusLabels } from "./tool-status.ts";
 import { TurnDetails, type ToolTiming } from "./turn-details.tsx";
@@ -149,6 +150,15 @@ function listToolTimings(
   );
 }
 
+/** The answer's written text (tool calls and reasoning left out), for Copy. */
+function answerTextOf(messages: MessageDto[]): string {
+  return messages
+    .filter((message) => message.role === "assistant")
+    .flatMap((message) => message.parts.flatMap((part) => (part.type === "text" ? [part.text] : [])))
+    .join("\n\n")
+    .trim();
+}
+
 function FailureNotice({ turn, onRetry }: { turn: TurnDto; onRetry?: () => void }) {
   const help = describeFailure(turn.error);
   return (
@@ -183,6 +193,21 @@ function isAwaitingAnswer(turnId: string, questions: Props["questions"]): boolea
   return Object.values(questions).some((question) => question.turnId === turnId && question.status === "pending");
 }
 
+/** The notes of the tool-call limits the turn hit (the one its error already says is left out). */
+function LimitNotes({ notes, turn }: { notes: string[]; turn: TurnDto }) {
+  return notes
+    .filter((note) => note !== turn.error?.message)
+    .map((note) => (
+      <p
+        key={note}
+        className="rounded-md bg-amber-50 px-2 py-1 text-xs text-amber-800 dark:bg-amber-950 dark:text-amber-200"
+        data-testid="limit-note"
+      >
+        {note}
+      </p>
+    ));
+}
+
 function TurnViewContent({
   turn,
   messages,
@@ -215,7 +240,12 @@ function TurnViewContent({
     );
   }
   return (
-    <article className="space-y-2" aria-label="Assistant answer" data-testid="assistant-turn" data-status={turn.status}>
+    <article
+      className="group space-y-2"
+      aria-label="Assistant answer"
+      data-testid="assistant-turn"
+      data-status={turn.status}
+    >
       <Parts
         messages={messages}
         toolResults={toolResults}
@@ -224,17 +254,7 @@ function TurnViewContent({
         questions={questions}
         turnStatus={turn.status}
       />
-      {limitNotes
-        .filter((note) => note !== turn.error?.message)
-        .map((note) => (
-          <p
-            key={note}
-            className="rounded-md bg-amber-50 px-2 py-1 text-xs text-amber-800 dark:bg-amber-950 dark:text-amber-200"
-            data-testid="limit-note"
-          >
-            {note}
-          </p>
-        ))}
+      <LimitNotes notes={limitNotes} turn={turn} />
       {isLive && (
         <p className="animate-pulse text-sm text-zinc-500" aria-live="polite">
           {isAwaitingAnswer(turn.id, questions) ? "Waiting for your answer…" : "Writing…"}
@@ -251,7 +271,12 @@ function TurnViewContent({
       {turn.status === "completed" && turn.error && (
         <p className="text-sm text-amber-700 dark:text-amber-300">{turn.error.message}</p>
       )}
-      <TurnDetails turn={turn} toolTimings={listToolTimings(turn, messages, toolResults, approvals)} />
+      <div className="flex flex-wrap items-center justify-between gap-x-2">
+        <TurnDetails turn={turn} toolTimings={listToolTimings(turn, messages, toolResults, approvals)} />
+        {!isLive && (
+          <AnswerActions text={answerTextOf(messages)} onRegenerate={turn.status === "failed" ? undefined : onRetry} />
+        )}
+      </div>
     </article>
   );
 }

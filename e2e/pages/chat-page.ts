@@ -199,8 +199,23 @@ export class ChatPage {
     await this.page.getByRole("button", { name: "Stop", exact: true }).click();
   }
 
+  /** Regenerate, among the last answer's hover actions. */
   async regenerate(): Promise<void> {
-    await this.page.getByRole("button", { name: "Regenerate", exact: true }).click();
+    await this.lastAnswer().getByRole("button", { name: "Regenerate", exact: true }).click();
+  }
+
+  /** An answer's hover action ("Copy answer", "Regenerate"). */
+  answerAction(name: "Copy answer" | "Regenerate", answer: Locator = this.lastAnswer()): Locator {
+    return answer.getByRole("button", { name, exact: true });
+  }
+
+  /** A user message's hover action ("Copy message", "Edit message"), by the message's text. */
+  messageAction(name: "Copy message" | "Edit message", text: string): Locator {
+    return this.page
+      .getByTestId("user-message")
+      .filter({ hasText: text })
+      .locator("..")
+      .getByRole("button", { name, exact: true });
   }
 
   /** The one-line summary under an answer: "openai · gpt-5.1 · 1.2 s". */
