@@ -2,6 +2,7 @@
 // live events it applies. Types only, shared by the reducer and its helpers.
 import type { ApprovalDto } from "@/server/policy/approvals.ts";
 import type { MessageDto, TurnDto } from "@/server/session/history.ts";
+import type { SubAgentRunDto } from "@/server/session/sub-agent-store.ts";
 
 export type ChatEvent = {
   id: string;
@@ -29,6 +30,8 @@ export type ChatState = {
   toolProgress: Record<string, ToolProgressView>;
   /** By call id. */
   approvals: Record<string, ApprovalView>;
+  /** Personas consulted as sub-agents, by the parent tool call's id; each event carries the whole run. */
+  subAgents: Record<string, SubAgentRunDto>;
   /** By turn id: what the user is told when a tool-call limit stopped calls (each message once). */
   limitNotes: Record<string, string[]>;
   lastEventId: string | null;

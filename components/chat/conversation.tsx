@@ -105,6 +105,7 @@ export function Conversation({ state, onEdit: editNow, onRetry: retryNow }: Prop
           toolResults={state.toolResults}
           toolProgress={state.toolProgress}
           approvals={state.approvals}
+          subAgents={state.subAgents}
           limitNotes={state.limitNotes[turn.id] ?? []}
           supersededLabel={label ?? supersededLabel(turn, state.turns)}
           onRetry={onRetry && turn.id === lastTurnId ? () => onRetry(turn.id) : undefined}

@@ -1,5 +1,5 @@
 // One turn of the conversation: the assistant's messages (text, reasoning, tool calls with their
-// approvals) with its status and the notes of any tool-call limit it hit. Tool rounds Apply now
+// approvals, and a sub-agent's live progress inside its call's card) with its status and the notes of any tool-call limit it hit. Tool rounds Apply now
 // carried over from the replaced answer are introduced as such. A superseded turn is
 // collapsed under the label it is given ("Restarted with revision N"). A failed turn says what
 // happened (the server's message), what the user can do about it, and offers Try again when it is
@@ -13,6 +13,7 @@ import { Button } from "@/components/ui/button.tsx";
 
 import type { ApprovalView, ToolResultView } from "./chat-state.ts";
 import { LiveMarkdown, Markdown } from "./markdown.tsx";
+import { SubAgentCard } from "./sub-agent-card.tsx";
 import { ToolCallCard } from "./tool-call-card.tsx";
 import { describeToolStatus, toolStatusLabels } from "./tool-status.ts";
 import { TurnDetails, type ToolTiming } from "./turn-details.tsx";
@@ -32,8 +33,9 @@ function Parts({
   toolResults,
   toolProgress,
   approvals,
+  subAgents,
   turnStatus,
-}: Pick<Props, "messages" | "toolResults" | "toolProgress" | "approvals"> & { turnStatus: string }) {
+}: Pick<Props, "messages" | "toolResults" | "toolProgress" | "approvals" | "subAgents"> & { turnStatus: string }) {
   const firstKeptId = messages.find((message) => message.role === "assistant" && message.keptFrom)?.id;
   return messages
     .filter((message) => message.role === "assistant")
@@ -64,7 +66,16 @@ function Parts({
               progress={toolProgress?.[part.id]}
               approval={approvals[part.id]}
               turnStatus={turnStatus}
-            />
+            >
+              {subAgents?.[part.id] && (
+                <SubAgentCard
+                  run={subAgents[part.id]!}
+                  approvals={approvals}
+                  toolProgress={toolProgress}
+                  turnStatus={turnStatus}
+                />
+              )}
+            </ToolCallCard>
           );
         return null;
       }),
@@ -131,6 +142,7 @@ function TurnViewContent({
   toolResults,
   toolProgress,
   approvals,
+  subAgents,
   limitNotes,
   supersededLabel = "Restarted — this answer was replaced",
   onRetry,
@@ -144,7 +156,13 @@ function TurnViewContent({
       >
         <summary className="cursor-pointer">{supersededLabel}</summary>
         <div className="mt-2 opacity-70">
-          <Parts messages={messages} toolResults={toolResults} approvals={approvals} turnStatus={turn.status} />
+          <Parts
+            messages={messages}
+            toolResults={toolResults}
+            approvals={approvals}
+            subAgents={subAgents}
+            turnStatus={turn.status}
+          />
         </div>
       </details>
     );
@@ -156,6 +174,7 @@ function TurnViewContent({
         toolResults={toolResults}
         toolProgress={toolProgress}
         approvals={approvals}
+        subAgents={subAgents}
         turnStatus={turn.status}
       />
       {limitNotes
@@ -185,7 +204,11 @@ function TurnViewContent({
       {turn.status === "completed" && turn.error && (
         <p className="text-sm text-amber-700 dark:text-amber-300">{turn.error.message}</p>
       )}
-      <TurnDetails turn={turn} toolTimings={listToolTimings(turn, messages, toolResults, approvals)} />
+      <TurnDetails
+        turn={turn}
+        toolTimings={listToolTimings(turn, messages, toolResults, approvals)}
+        subAgentRuns={Object.values(subAgents ?? {}).filter((run) => run.turnId === turn.id)}
+      />
     </article>
   );
 }

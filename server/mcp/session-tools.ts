@@ -141,7 +141,7 @@ export async function getSessionTools(
     }),
   );
   const builtinTools = snapshot.tools
-    .filter((tool) => tool.connectorId === "builtin")
+    .filter((tool) => tool.connectorId === "builtin" || tool.connectorId === "persona")
     .map((tool) => ({
       name: tool.canonicalName,
       exposedName: tool.exposedName,

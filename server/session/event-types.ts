@@ -17,7 +17,9 @@ export type SessionEventType =
   | "request.started"
   | "request.finished"
   | "turn.finished"
-  | "tools.changed";
+  | "tools.changed"
+  /** A sub-agent run inside the turn changed: `{ callId, run }` with the whole run (sub-agent-store.ts). */
+  | "subagent.updated";
 
 export type SessionEventDto = {
   id: string;
