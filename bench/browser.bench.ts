@@ -10,6 +10,7 @@
 //    TaskDuration (CDP Performance.getMetrics) over 5 s of streaming.
 import type { APIRequestContext, Page } from "@playwright/test";
 
+import { ComposerPickers } from "../e2e/pages/composer-pickers.ts";
 import { scriptFakeReply } from "../e2e/support/fake-provider-control.ts";
 import { test } from "../e2e/support/fixtures.ts";
 import { trpcMutation, trpcQuery } from "../e2e/support/trpc-http.ts";
@@ -156,7 +157,7 @@ test("browser figures", async ({ page }) => {
     // Main-thread busy while an answer streams at 10 chunks/s into the 200-message chat (no tools).
     const streamChat = await createChat(request, EXCHANGES);
     await page.goto(`/s/${streamChat}`);
-    await page.getByLabel("Model").selectOption("openai:gpt-5.1");
+    await new ComposerPickers(page).chooseModel("openai:gpt-5.1");
     await scriptFakeReply(request, "openai", {
       forMessage: "bench stream",
       steps: [{ type: "text", text: "streamed words arrive ".repeat(60), chunkSize: 12 }],

@@ -36,6 +36,8 @@ export type Surface =
   | "connector"
   | "persona"
   | "approval"
+  | "question"
+  | "overlay"
   | "database"
   | "config"
   | "api";
@@ -60,6 +62,8 @@ const defaultMessages: Partial<Record<ErrorCode, string>> & Record<ErrorType, st
   "not_found:connector": "That connector does not exist or is not available to you.",
   "not_found:persona": "That persona does not exist or is not yours.",
   "not_found:approval": "That tool approval does not exist or is not yours.",
+  "not_found:question": "That question does not exist or is not yours.",
+  "not_found:overlay": "That context overlay does not exist or is not yours.",
   "conflict:turn": "An answer is still being written in this chat. Stop it or wait for it to finish.",
   "unavailable:database": "The database is unavailable right now; Patchbay retries by itself, try again in a moment.",
 };

@@ -1,21 +1,23 @@
 // The browser's model of one chat: the history loaded once, then every live event applied in id
 // order. Pure and idempotent: an event at or below `lastEventId` is ignored, so a reconnect that
 // replays from the last seen id can never duplicate text, and a gap can never be skipped silently.
-// Tool approvals are keyed by call id (a pending one is the prompt the call's card shows); limit
+// Tool approvals and followup questions are keyed by call id (a pending one is the prompt the call's card shows); limit
 // notes are kept per turn, rebuilt after a reload from the stored results of calls a limit stopped.
 import type { HistoryPolicyDto, MessageDto, PartDto, SessionHistoryDto, TurnDto } from "@/server/session/history.ts";
 
 import { applyApproval, expireApprovals } from "./approval-state.ts";
+import { applyQuestion, expireQuestions, questionsFromHistory } from "./question-state.ts";
 import type {
   ApprovalStatus,
   ApprovalView,
   ChatEvent,
   ChatState,
+  QuestionView,
   ToolProgressView,
   ToolResultView,
 } from "./chat-state-types.ts";
 
-export type { ApprovalStatus, ApprovalView, ChatEvent, ChatState, ToolProgressView, ToolResultView };
+export type { ApprovalStatus, ApprovalView, ChatEvent, ChatState, QuestionView, ToolProgressView, ToolResultView };
 
 /** Error codes of results of calls that a tool-call limit stopped; their message is the limit's. */
 const LIMIT_ERROR_CODES = new Set(["too_many_calls", "rate_limited"]);
@@ -52,6 +54,7 @@ export function createChatState(history: SessionHistoryDto & HistoryPolicyDto): 
   return {
     title: history.session.title,
     toolsRevision: history.session.toolsRevision,
+    overlayRevision: history.session.overlayRevision ?? 0,
     personaId: history.personaId,
     messages: history.messages,
     turns: history.turns,
@@ -59,6 +62,7 @@ export function createChatState(history: SessionHistoryDto & HistoryPolicyDto): 
     toolProgress: {},
     approvals,
     subAgents: Object.fromEntries(history.subAgentRuns.map((run) => [run.callId, run])),
+    questions: questionsFromHistory(history.questions),
     limitNotes,
     lastEventId: history.lastEventId,
   };
@@ -149,6 +153,8 @@ function applyRequestEvent(state: ChatState, event: ChatEvent): ChatState {
           toolsRevision: Number(data.toolsRevision),
           toolNames: data.toolNames as string[],
           finishReason: null,
+          ...(typeof data.overlayRevision === "number" && { overlayRevision: data.overlayRevision }),
+          ...(data.overlays ? { overlays: data.overlays as TurnDto["requests"][number]["overlays"] } : {}),
         },
       ],
     }));
@@ -197,6 +203,9 @@ function applyData(state: ChatState, event: ChatEvent): ChatState {
     case "tool.approval":
     case "tool.approval.decided":
       return applyApproval(state, event);
+    case "tool.question":
+    case "tool.question.answered":
+      return applyQuestion(state, event);
     case "limit.reached":
       return { ...state, limitNotes: addLimitNote(state.limitNotes, event.turnId, String(data.message)) };
     case "turn.started":
@@ -215,19 +224,20 @@ function applyData(state: ChatState, event: ChatEvent): ChatState {
     }
     case "tools.changed":
       return { ...state, toolsRevision: Math.max(state.toolsRevision, Number(data.revision)) };
+    case "overlays.changed":
+      return { ...state, overlayRevision: Math.max(state.overlayRevision, Number(data.revision)) };
     case "request.started":
     case "request.finished":
       return applyRequestEvent(state, event);
-    case "turn.finished":
-      return expireApprovals(
-        updateTurn(state, data.turnId, (turn) => ({
-          ...turn,
-          status: String(data.status),
-          error: (data.error as TurnDto["error"]) ?? null,
-          endedAt: event.createdAt ?? turn.endedAt,
-        })),
-        String(data.turnId),
-      );
+    case "turn.finished": {
+      const ended = updateTurn(state, data.turnId, (turn) => ({
+        ...turn,
+        status: String(data.status),
+        error: (data.error as TurnDto["error"]) ?? null,
+        endedAt: event.createdAt ?? turn.endedAt,
+      }));
+      return expireQuestions(expireApprovals(ended, String(data.turnId)), String(data.turnId));
+    }
     default:
       return state;
   }

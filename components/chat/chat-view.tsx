@@ -1,16 +1,19 @@
 "use client";
 // The chat page's body: the conversation (user messages, each followed by the turns that answered
 // it; the last message editable), Regenerate for the last answer (Try again on it when it failed),
-// and the composer, whose row holds the persona and model pickers and the tools summary chip that
+// the pinned notes (and the context overlays' pending change) above the composer, whose row holds the persona and model pickers and the tools summary chip that
 // opens the Tools panel (docked on wide screens, a bottom sheet on phones). The title follows renames
 // made in the chat list (they update the cached history, see use-session-actions.ts). While the live
 // event stream is lost (the server that served it went away) it says "Reconnecting…"; the stream
 // resumes from its last event on whichever instance answers next.
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { useEffect, useState } from "react";
+import { useEffect, useMemo, useState } from "react";
 
 import { useTRPC } from "@/components/providers/trpc-provider.tsx";
 import { SessionSidebarSheet } from "@/components/sessions/session-sidebar.tsx";
+import { OverlayProvider } from "@/components/overlays/overlay-context.tsx";
+import { PinnedNotes } from "@/components/overlays/pinned-notes.tsx";
+import { useOverlays } from "@/components/overlays/use-overlays.ts";
 import { Button } from "@/components/ui/button.tsx";
 
 import { findStreamingTurn, type ChatState } from "./chat-state.ts";
@@ -109,6 +112,14 @@ function LoadedChat({ sessionId, state, session, isStreamLost: isLost }: LoadedP
   const streaming = findStreamingTurn(state);
   const lastTurn = state.turns.at(-1);
   const stopStreaming = streaming ? () => actions.stop(streaming.id) : null;
+  const overlays = useOverlays(sessionId, state.overlayRevision);
+  const overlayControls = useMemo(
+    () => ({ view: overlays.view, actions: overlays.actions }),
+    [overlays.view, overlays.actions],
+  );
+  const streamingOverlays = streaming
+    ? { turnId: streaming.id, revision: streaming.requests.at(-1)?.overlayRevision ?? null }
+    : null;
   useChatShortcuts(stopStreaming);
   const tools = {
     sessionId,
@@ -120,41 +131,44 @@ function LoadedChat({ sessionId, state, session, isStreamLost: isLost }: LoadedP
     onOpenChange: setToolsOpen,
   };
   return (
-    <div className="mx-auto flex w-full max-w-6xl flex-1 gap-4 px-3 py-4 sm:px-4">
-      <main className="flex min-w-0 flex-1 flex-col gap-4">
-        <div className="flex flex-wrap items-center justify-between gap-2">
-          <SessionSidebarSheet />
-        </div>
-        <UsageMeter isServerKey={!!choice && !choice.accountId} />
-        <h1 className="text-xl font-semibold [overflow-wrap:anywhere]">{state.title}</h1>
-        <Conversation
-          state={state}
-          onEdit={streaming || actions.isSending ? undefined : actions.edit}
-          onRetry={streaming || actions.isRestarting ? undefined : actions.regenerate}
-        />
-        <Notices isLost={isLost} error={actions.error} />
-        {lastTurn && !streaming && lastTurn.status !== "superseded" && lastTurn.status !== "failed" && (
-          <div>
-            <Button variant="ghost" disabled={actions.isRestarting} onClick={() => actions.regenerate(lastTurn.id)}>
-              Regenerate
-            </Button>
+    <OverlayProvider value={overlayControls}>
+      <div className="mx-auto flex w-full max-w-6xl flex-1 gap-4 px-3 py-4 sm:px-4">
+        <main className="flex min-w-0 flex-1 flex-col gap-4">
+          <div className="flex flex-wrap items-center justify-between gap-2">
+            <SessionSidebarSheet />
           </div>
-        )}
-        <div className="sticky bottom-0 bg-white pb-2 dark:bg-zinc-950">
-          <Composer
-            isStreaming={!!streaming}
-            isSending={actions.isSending}
-            hasNoProvider={hasNoProvider}
-            onSend={actions.send}
-            onStop={() => stopStreaming?.()}
-          >
-            <PersonaPicker sessionId={sessionId} value={state.personaId} />
-            <ModelPicker value={choice} onChange={setPicked} />
-            <ToolsSummaryChip {...tools} />
-          </Composer>
-        </div>
-      </main>
-      <ChatToolsPanel {...tools} />
-    </div>
+          <UsageMeter isServerKey={!!choice && !choice.accountId} />
+          <h1 className="text-xl font-semibold [overflow-wrap:anywhere]">{state.title}</h1>
+          <Conversation
+            state={state}
+            onEdit={streaming || actions.isSending ? undefined : actions.edit}
+            onRetry={streaming || actions.isRestarting ? undefined : actions.regenerate}
+          />
+          <Notices isLost={isLost} error={actions.error} />
+          {lastTurn && !streaming && lastTurn.status !== "superseded" && lastTurn.status !== "failed" && (
+            <div>
+              <Button variant="ghost" disabled={actions.isRestarting} onClick={() => actions.regenerate(lastTurn.id)}>
+                Regenerate
+              </Button>
+            </div>
+          )}
+          <div className="sticky bottom-0 bg-white pb-2 dark:bg-zinc-950">
+            <PinnedNotes streaming={streamingOverlays} revision={overlays.revision} error={overlays.error} />
+            <Composer
+              isStreaming={!!streaming}
+              isSending={actions.isSending}
+              hasNoProvider={hasNoProvider}
+              onSend={actions.send}
+              onStop={() => stopStreaming?.()}
+            >
+              <PersonaPicker sessionId={sessionId} value={state.personaId} />
+              <ModelPicker value={choice} onChange={setPicked} />
+              <ToolsSummaryChip {...tools} />
+            </Composer>
+          </div>
+        </main>
+        <ChatToolsPanel {...tools} />
+      </div>
+    </OverlayProvider>
   );
 }

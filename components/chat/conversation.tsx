@@ -8,6 +8,7 @@
 // Turns and user messages are memoised: while an answer streams only the live one re-renders.
 import { useCallback, useEffect, useLayoutEffect, useRef, useState } from "react";
 
+import { ExcludableMessage } from "@/components/overlays/excludable-message.tsx";
 import { Button } from "@/components/ui/button.tsx";
 import { ArrowDownIcon } from "@/components/ui/icons.tsx";
 
@@ -106,6 +107,7 @@ export function Conversation({ state, onEdit: editNow, onRetry: retryNow }: Prop
           toolProgress={state.toolProgress}
           approvals={state.approvals}
           subAgents={state.subAgents}
+          questions={state.questions}
           limitNotes={state.limitNotes[turn.id] ?? []}
           supersededLabel={label ?? supersededLabel(turn, state.turns)}
           onRetry={onRetry && turn.id === lastTurnId ? () => onRetry(turn.id) : undefined}
@@ -129,10 +131,12 @@ export function Conversation({ state, onEdit: editNow, onRetry: retryNow }: Prop
           </details>
         ) : (
           <div key={message.id} className="flex flex-col gap-3">
-            <UserMessage
-              text={textOf(message)}
-              onEdit={onEdit && message.id === lastId ? (text) => onEdit(message.id, text) : undefined}
-            />
+            <ExcludableMessage messageId={message.id} canExclude={message.id !== lastId} align="end">
+              <UserMessage
+                text={textOf(message)}
+                onEdit={onEdit && message.id === lastId ? (text) => onEdit(message.id, text) : undefined}
+              />
+            </ExcludableMessage>
             {turnsOf(message.id)}
           </div>
         ),

@@ -1,13 +1,18 @@
 "use client";
-// The chat's persona (or none): its system prompt applies from the next turn, its tool allowlist at
-// once to the chat's tools (the server rebuilds the registry, and the Tools panel follows).
+// The chat's persona (or none), in the composer's row as a Radix select: its system prompt applies
+// from the next turn, its tool allowlist at once to the chat's tools (the server rebuilds the
+// registry, and the Tools panel follows).
 import { useMutation, useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useState } from "react";
 
 import { useTRPC } from "@/components/providers/trpc-provider.tsx";
+import { Select } from "@/components/ui/select.tsx";
 
 type Props = { sessionId: string; value: string | null };
+
+/** Radix forbids an empty item value: "no persona" is this sentinel in the select. */
+const NO_PERSONA = "none";
 
 export function PersonaPicker({ sessionId, value }: Props) {
   const trpc = useTRPC();
@@ -22,27 +27,23 @@ export function PersonaPicker({ sessionId, value }: Props) {
       </Link>
     );
   const current = personas.data.some((persona) => persona.id === chosen) ? chosen : null;
+  const options = [
+    { value: NO_PERSONA, label: "No persona" },
+    ...personas.data.map((persona) => ({ value: persona.id, label: persona.name })),
+  ];
   return (
-    <div className="flex items-center gap-2 text-sm">
-      <label className="flex items-center gap-2">
-        <span className="text-zinc-600 dark:text-zinc-400">Persona</span>
-        <select
-          value={current ?? ""}
-          disabled={choose.isPending}
-          onChange={(event) => {
-            const personaId = event.target.value || null;
-            choose.mutate({ sessionId, personaId }, { onSuccess: () => setChosen(personaId) });
-          }}
-          className="rounded-md border border-zinc-300 bg-transparent px-2 py-1 dark:border-zinc-700"
-        >
-          <option value="">No persona</option>
-          {personas.data.map((persona) => (
-            <option key={persona.id} value={persona.id}>
-              {persona.name}
-            </option>
-          ))}
-        </select>
-      </label>
+    <div className="flex min-w-0 items-center gap-2 text-sm">
+      <Select
+        aria-label="Persona"
+        value={current ?? NO_PERSONA}
+        options={options}
+        disabled={choose.isPending}
+        onValueChange={(next) => {
+          const personaId = next === NO_PERSONA ? null : next;
+          choose.mutate({ sessionId, personaId }, { onSuccess: () => setChosen(personaId) });
+        }}
+        className="max-w-[12rem] px-2 py-1 text-sm [&>span]:truncate"
+      />
       {choose.error && (
         <span role="alert" className="text-red-700 dark:text-red-300">
           {choose.error.message}

@@ -6,6 +6,7 @@
 // and opens the drawer.
 import type { TurnDto } from "@/server/session/history.ts";
 import type { SubAgentRunDto } from "@/server/session/sub-agent-store.ts";
+import { RequestOverlays } from "@/components/overlays/request-overlays.tsx";
 import { Sheet, SheetContent, SheetTrigger } from "@/components/ui/sheet.tsx";
 
 export type ToolTiming = { id: string; name: string; durationMs?: number; status: string };
@@ -83,6 +84,13 @@ function RequestsTable({ requests, testId = "turn-requests", rowTestId = "turn-r
               </span>
             </td>
           </tr>
+          {request.overlays && (
+            <tr>
+              <td colSpan={5} className={`${cell} pb-2`}>
+                <RequestOverlays request={request} />
+              </td>
+            </tr>
+          )}
         </tbody>
       ))}
     </table>

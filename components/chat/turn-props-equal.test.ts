@@ -26,6 +26,7 @@ const history: SessionHistoryDto & HistoryPolicyDto = {
   personaId: null,
   approvals: [],
   subAgentRuns: [],
+  questions: [],
 };
 
 function turnEvents(n: number, first: number): ChatEvent[] {
@@ -57,6 +58,7 @@ function propsOf(state: ChatState, turnId: string): TurnMemoProps {
     toolResults: state.toolResults,
     toolProgress: state.toolProgress,
     approvals: state.approvals,
+    questions: state.questions,
     limitNotes: state.limitNotes[turnId] ?? [],
   };
 }

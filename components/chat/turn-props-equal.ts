@@ -8,7 +8,7 @@ import type { MessageDto, TurnDto } from "@/server/session/history.ts";
 
 import type { SubAgentRunDto } from "@/server/session/sub-agent-store.ts";
 
-import type { ApprovalView, ToolProgressView, ToolResultView } from "./chat-state.ts";
+import type { ApprovalView, QuestionView, ToolProgressView, ToolResultView } from "./chat-state.ts";
 
 export type TurnMemoProps = {
   turn: TurnDto;
@@ -16,6 +16,8 @@ export type TurnMemoProps = {
   toolResults: Record<string, ToolResultView>;
   toolProgress?: Record<string, ToolProgressView>;
   approvals: Record<string, ApprovalView>;
+  /** Followup questions, by call id. */
+  questions: Record<string, QuestionView>;
   /** Sub-agent runs by parent call id (the turn's own calls' runs are compared, and their nested calls). */
   subAgents?: Record<string, SubAgentRunDto>;
   limitNotes: string[];
@@ -45,6 +47,7 @@ export function areTurnPropsEqual(prev: TurnMemoProps, next: TurnMemoProps): boo
     (id) =>
       prev.toolResults[id] === next.toolResults[id] &&
       prev.approvals[id] === next.approvals[id] &&
+      prev.questions[id] === next.questions[id] &&
       prev.toolProgress?.[id] === next.toolProgress?.[id],
   );
 }

@@ -1,5 +1,6 @@
 // One turn of the conversation: the assistant's messages (text, reasoning, tool calls with their
-// approvals, and a sub-agent's live progress inside its call's card) with its status and the notes of any tool-call limit it hit. Tool rounds Apply now
+// approvals, followup questions, an attempt_completion's result as the final text, a sub-agent's live
+// progress inside its call's card) with its status and the notes of any tool-call limit it hit. Tool rounds Apply now
 // carried over from the replaced answer are introduced as such. A superseded turn is
 // collapsed under the label it is given ("Restarted with revision N"). A failed turn says what
 // happened (the server's message), what the user can do about it, and offers Try again when it is
@@ -9,10 +10,14 @@ import Link from "next/link";
 import { memo } from "react";
 
 import type { MessageDto, TurnDto } from "@/server/session/history.ts";
+import { ASK_FOLLOWUP_QUESTION, ATTEMPT_COMPLETION } from "@/server/core/talk-back-names.ts";
+import { ExcludableMessage } from "@/components/overlays/excludable-message.tsx";
+import { ToolOverlayControls } from "@/components/overlays/tool-overlay-controls.tsx";
 import { Button } from "@/components/ui/button.tsx";
 
 import type { ApprovalView, ToolResultView } from "./chat-state.ts";
 import { LiveMarkdown, Markdown } from "./markdown.tsx";
+import { FollowupQuestion } from "./followup-question.tsx";
 import { SubAgentCard } from "./sub-agent-card.tsx";
 import { ToolCallCard } from "./tool-call-card.tsx";
 import { describeToolStatus, toolStatusLabels } from "./tool-status.ts";
@@ -28,58 +33,109 @@ const statusLabels: Record<string, string> = {
   interrupted: "Interrupted: the server stopped while writing this answer; the partial answer is kept.",
 };
 
+/** The model's attempt_completion: its `result` is the answer's final text. */
+function CompletionResult({ args }: { args: unknown }) {
+  const result = (args as { result?: unknown } | null)?.result;
+  return (
+    <div data-testid="completion-result">
+      <Markdown text={typeof result === "string" ? result : ""} />
+    </div>
+  );
+}
+
+type PartContext = Pick<Props, "toolResults" | "toolProgress" | "approvals" | "questions" | "subAgents"> & {
+  turnStatus: string;
+};
+
+/** One part of an assistant message; a tool card carries its context controls (not when superseded). */
+function renderPart(part: MessageDto["parts"][number], key: string, ctx: PartContext, roundCallIds: string[]) {
+  const { toolResults, toolProgress, approvals, questions, subAgents, turnStatus } = ctx;
+  if (part.type === "text")
+    return turnStatus === "streaming" ? (
+      <LiveMarkdown key={key} text={part.text} />
+    ) : (
+      <Markdown key={key} text={part.text} />
+    );
+  if (part.type === "reasoning")
+    return (
+      <details key={key} className="text-sm text-zinc-600 dark:text-zinc-400">
+        <summary className="cursor-pointer">Reasoning</summary>
+        <p className="whitespace-pre-wrap">{part.text}</p>
+      </details>
+    );
+  if (part.type !== "tool-call") return null;
+  if (part.name === ATTEMPT_COMPLETION) return <CompletionResult key={key} args={part.args} />;
+  if (part.name === ASK_FOLLOWUP_QUESTION)
+    return <FollowupQuestion key={key} question={questions[part.id]} args={part.args} turnStatus={turnStatus} />;
+  const card = (
+    <ToolCallCard
+      key={key}
+      name={part.name}
+      args={part.args}
+      result={toolResults[part.id]}
+      progress={toolProgress?.[part.id]}
+      approval={approvals[part.id]}
+      turnStatus={turnStatus}
+    >
+      {subAgents?.[part.id] && (
+        <SubAgentCard
+          run={subAgents[part.id]!}
+          approvals={approvals}
+          toolProgress={toolProgress}
+          turnStatus={turnStatus}
+        />
+      )}
+    </ToolCallCard>
+  );
+  if (turnStatus === "superseded") return card;
+  return (
+    <ToolOverlayControls
+      key={key}
+      callId={part.id}
+      roundCallIds={roundCallIds}
+      name={part.name}
+      hasResult={!!toolResults[part.id]}
+    >
+      {card}
+    </ToolOverlayControls>
+  );
+}
+
 function Parts({
   messages,
   toolResults,
   toolProgress,
   approvals,
+  questions,
   subAgents,
   turnStatus,
-}: Pick<Props, "messages" | "toolResults" | "toolProgress" | "approvals" | "subAgents"> & { turnStatus: string }) {
+}: Pick<Props, "messages" | "toolResults" | "toolProgress" | "approvals" | "questions" | "subAgents"> & {
+  turnStatus: string;
+}) {
   const firstKeptId = messages.find((message) => message.role === "assistant" && message.keptFrom)?.id;
+  // A superseded answer is never sent again: it has no context controls.
+  const canOverlay = turnStatus !== "superseded";
   return messages
     .filter((message) => message.role === "assistant")
-    .flatMap((message) => [
-      ...(message.id === firstKeptId ? [<KeptNote key={`${message.id}-kept`} />] : []),
-      ...message.parts.map((part, index) => {
-        const key = `${message.id}-${index}`;
-        if (part.type === "text")
-          return turnStatus === "streaming" ? (
-            <LiveMarkdown key={key} text={part.text} />
-          ) : (
-            <Markdown key={key} text={part.text} />
-          );
-        if (part.type === "reasoning")
-          return (
-            <details key={key} className="text-sm text-zinc-600 dark:text-zinc-400">
-              <summary className="cursor-pointer">Reasoning</summary>
-              <p className="whitespace-pre-wrap">{part.text}</p>
-            </details>
-          );
-        if (part.type === "tool-call")
-          return (
-            <ToolCallCard
-              key={key}
-              name={part.name}
-              args={part.args}
-              result={toolResults[part.id]}
-              progress={toolProgress?.[part.id]}
-              approval={approvals[part.id]}
-              turnStatus={turnStatus}
-            >
-              {subAgents?.[part.id] && (
-                <SubAgentCard
-                  run={subAgents[part.id]!}
-                  approvals={approvals}
-                  toolProgress={toolProgress}
-                  turnStatus={turnStatus}
-                />
-              )}
-            </ToolCallCard>
-          );
-        return null;
-      }),
-    ]);
+    .flatMap((message) => {
+      const callIds = message.parts.flatMap((part) => (part.type === "tool-call" ? [part.id] : []));
+      const parts = message.parts.map((part, index) =>
+        renderPart(
+          part,
+          `${message.id}-${index}`,
+          { toolResults, toolProgress, approvals, questions, subAgents, turnStatus },
+          callIds,
+        ),
+      );
+      const kept = message.id === firstKeptId ? [<KeptNote key={`${message.id}-kept`} />] : [];
+      if (!canOverlay || message.parts.length === 0) return [...kept, ...parts];
+      return [
+        ...kept,
+        <ExcludableMessage key={message.id} messageId={message.id}>
+          {parts}
+        </ExcludableMessage>,
+      ];
+    });
 }
 
 /** Above the tool rounds Apply now carried over from the replaced answer (server/session/kept-rounds.ts). */
@@ -142,6 +198,7 @@ function TurnViewContent({
   toolResults,
   toolProgress,
   approvals,
+  questions,
   subAgents,
   limitNotes,
   supersededLabel = "Restarted — this answer was replaced",
@@ -160,6 +217,7 @@ function TurnViewContent({
             messages={messages}
             toolResults={toolResults}
             approvals={approvals}
+            questions={questions}
             subAgents={subAgents}
             turnStatus={turn.status}
           />
@@ -174,6 +232,7 @@ function TurnViewContent({
         toolResults={toolResults}
         toolProgress={toolProgress}
         approvals={approvals}
+        questions={questions}
         subAgents={subAgents}
         turnStatus={turn.status}
       />

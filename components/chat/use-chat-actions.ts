@@ -8,7 +8,7 @@ import { useState } from "react";
 
 import { useTRPC } from "@/components/providers/trpc-provider.tsx";
 
-import type { ModelChoice } from "./model-picker.tsx";
+import type { ModelChoice } from "./model-options.ts";
 
 export function useChatActions(sessionId: string, choice: ModelChoice | null) {
   const trpc = useTRPC();

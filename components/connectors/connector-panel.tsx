@@ -15,6 +15,7 @@ import { useState } from "react";
 import { useTRPC } from "@/components/providers/trpc-provider.tsx";
 import { CloseIcon } from "@/components/ui/icons.tsx";
 
+import { BuiltinToolSwitches } from "./builtin-tool-switches.tsx";
 import { PendingChangeNotice } from "./pending-change-notice.tsx";
 import { ToolLimitAndSearch } from "./tool-limit-and-search.tsx";
 import { buildRows, ToolList } from "./tool-list.tsx";
@@ -131,9 +132,12 @@ export function ConnectorPanel(props: ConnectorPanelProps) {
         accountStatus={accountStatus}
         actionsFor={actionsFor}
       />
-      {state.data && state.data.builtinTools.length > 0 && (
-        <p className="text-xs text-zinc-500">Built in: {state.data.builtinTools.map((tool) => tool.name).join(", ")}</p>
-      )}
+      <BuiltinToolSwitches
+        sessionId={sessionId}
+        tools={state.data?.builtinTools ?? []}
+        isBusy={isBusy}
+        options={options}
+      />
     </aside>
   );
 }

@@ -19,7 +19,12 @@ export type ToolsSummary = { counts: { connectorCount: number; toolCount: number
 export function summarizeTools(data: PanelToolsDto | undefined, toolsRevision: number): ToolsSummary {
   const usable = data?.connectors.filter((connector) => connector.enabled && !connector.conflict) ?? [];
   const connectorTools = usable.reduce((sum, connector) => sum + connector.enabledCount, 0);
-  const counts = data ? { connectorCount: usable.length, toolCount: connectorTools + data.builtinTools.length } : null;
+  const counts = data
+    ? {
+        connectorCount: usable.length,
+        toolCount: connectorTools + data.builtinTools.filter((tool) => tool.enabled).length,
+      }
+    : null;
   return { counts, revision: Math.max(toolsRevision, data?.revision ?? 0) };
 }
 

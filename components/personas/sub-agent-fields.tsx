@@ -5,7 +5,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { useId } from "react";
 
-import { choiceValue, type ModelChoice } from "@/components/chat/model-picker.tsx";
+import { choiceValue, type ModelChoice } from "@/components/chat/model-options.ts";
 import { useTRPC } from "@/components/providers/trpc-provider.tsx";
 import { Switch } from "@/components/ui/switch.tsx";
 import { SelectField, TextField } from "@/components/ui/text-field.tsx";

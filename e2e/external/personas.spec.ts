@@ -20,11 +20,9 @@ test("a persona is created, chosen for a chat, edited and deleted", async ({ pag
   await expect(item).toContainText("builtin.*, everything.get-sum");
 
   await chat.openNewChat();
-  await page.getByLabel("Persona").selectOption({ label: name });
-  await expect(page.getByLabel("Persona")).toHaveValue(/.+/);
-  await expect(page.getByLabel("Persona")).toBeEnabled();
+  await chat.pickers.choosePersona(name);
   await page.reload();
-  await expect(page.getByLabel("Persona").locator("option:checked")).toHaveText(name);
+  await expect(chat.pickers.personaSelect()).toHaveText(name);
 
   await page.goto("/settings/personas");
   await item.getByRole("button", { name: "Edit" }).click();

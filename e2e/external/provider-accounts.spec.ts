@@ -57,7 +57,7 @@ test("an OpenAI-compatible endpoint lists its models and answers in a chat", asy
   await chat.expectLastAnswerDone();
 
   await page.reload();
-  await expect(page.getByLabel("Model")).toHaveValue(/^account:.+:qwen2\.5-coder$/);
+  await chat.pickers.expectModel(/^account:.+:qwen2\.5-coder$/);
 
   await providers.open();
   await providers.remove(label);

@@ -38,7 +38,7 @@ test("the history is kept across Anthropic → OpenAI → Gemini, tool calls inc
   await expect(chat.answerSummary(chat.answers.nth(0))).toContainText("anthropic · claude-sonnet-4-5");
   await expect(chat.answerSummary(chat.answers.nth(1))).toContainText("openai · gpt-5.1");
   await expect(chat.answerSummary(chat.answers.nth(2))).toContainText("google · gemini-2.5-flash");
-  await expect(page.getByLabel("Model")).toHaveValue("google:gemini-2.5-flash"); // the chat keeps the last choice
+  await chat.pickers.expectModel("google:gemini-2.5-flash"); // the chat keeps the last choice
 
   const details = await chat.openTurnDetails(chat.answers.nth(1));
   await expect(details).toContainText("openai · gpt-5.1");

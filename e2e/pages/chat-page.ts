@@ -5,6 +5,9 @@
 // turn details and the model picker.
 import { expect, type Locator, type Page } from "@playwright/test";
 
+import { ComposerPickers } from "./composer-pickers.ts";
+import { escapeRegExp } from "./escape-regexp.ts";
+
 /** The Tools panel's labels of a tool's policy choices ("" = the connector's default). */
 const toolPolicyLabels = { "": "Default", allow: "Allow", ask: "Ask", deny: "Never" } as const;
 
@@ -15,8 +18,11 @@ export class ChatPage {
   readonly supersededAnswers: Locator;
   /** The "Pending: applies on the next request" notice of the Tools panel. */
   readonly pendingNotice: Locator;
+  /** The composer row's model and persona pickers. */
+  readonly pickers: ComposerPickers;
 
   constructor(private readonly page: Page) {
+    this.pickers = new ComposerPickers(page);
     this.composer = page.getByLabel("Message", { exact: true });
     this.answers = page.getByTestId("assistant-turn");
     this.supersededAnswers = page.getByTestId("superseded-turn");
@@ -55,7 +61,7 @@ export class ChatPage {
   connectorToggle(name: string): Locator {
     return this.toolsPanel()
       .locator("button[aria-expanded]")
-      .filter({ hasText: new RegExp(`^${name} `) });
+      .filter({ hasText: new RegExp(`^${escapeRegExp(name)} `) });
   }
 
   /** Expands a connector in the Tools panel, showing its policy, bulk switches and tools. */
@@ -116,8 +122,9 @@ export class ChatPage {
     return this.lastAnswer().getByTestId("markdown").last();
   }
 
+  /** Picks a model in the composer's model picker by its value (`openai:gpt-5.1`). */
   async chooseModel(value: string): Promise<void> {
-    await this.page.getByLabel("Model").selectOption(value);
+    await this.pickers.chooseModel(value);
   }
 
   async send(text: string): Promise<void> {

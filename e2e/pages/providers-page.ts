@@ -3,6 +3,7 @@
 // a chat's model picker.
 import { expect, type Locator, type Page } from "@playwright/test";
 
+import { ComposerPickers } from "./composer-pickers.ts";
 import { finishCodePaste, finishDevice } from "./subscriptions-section.ts";
 
 export class ProvidersPage {
@@ -55,9 +56,5 @@ export class ProvidersPage {
 
 /** Picks `model` from the model picker's group of the account named `label`. */
 export async function chooseAccountModel(page: Page, label: string, model: string): Promise<void> {
-  const picker = page.getByLabel("Model");
-  const option = picker.locator(`optgroup[label^="${label}"] option`, { hasText: model }).first();
-  const value = await option.getAttribute("value");
-  if (!value) throw new Error(`no model ${model} under ${label}`);
-  await picker.selectOption(value);
+  await new ComposerPickers(page).chooseGroupModel(label, model);
 }

@@ -3,6 +3,7 @@
 import type { JsonValue, ToolSnapshot, ToolSpec } from "../core/canonical.ts";
 import { ToolError, type ToolCallRequest, type ToolOutcome, type ToolSource } from "../core/tool-source.ts";
 import { exposeToolNames } from "../core/tool-names.ts";
+import { ASK_FOLLOWUP_QUESTION, ATTEMPT_COMPLETION } from "../core/talk-back-names.ts";
 import { BUILTIN_CONNECTOR } from "./connector-names.ts";
 import type { ListSource } from "./snapshot-manifest.ts";
 import { hashToolList } from "./tool-lists.ts";
@@ -39,7 +40,45 @@ const currentTime: BuiltinTool = {
   },
 };
 
-export const builtinTools: readonly BuiltinTool[] = [currentTime];
+/** The turn runs these itself (it pauses or ends); reaching run() means a call outside a turn. */
+function runsInTurn(name: string) {
+  return () => Promise.reject(new ToolError("failed", `${name} can only be called by the model during an answer.`));
+}
+
+const askFollowupQuestion: BuiltinTool = {
+  canonicalName: ASK_FOLLOWUP_QUESTION,
+  description:
+    "Asks the user a question and waits for the answer, which comes back as this tool's result. Use it when you need information or a decision only the user can give. Offer likely answers as `options` (the user may also type their own).",
+  inputSchema: {
+    type: "object",
+    properties: {
+      question: { type: "string", description: "The question, clear and specific." },
+      options: {
+        type: "array",
+        items: { type: "string" },
+        description: "Suggested answers the user can pick with one click (2 to 5 short ones).",
+      },
+    },
+    required: ["question"],
+    additionalProperties: false,
+  },
+  run: runsInTurn("ask_followup_question"),
+};
+
+const attemptCompletion: BuiltinTool = {
+  canonicalName: ATTEMPT_COMPLETION,
+  description:
+    "Declares the task done and ends your answer: `result` (Markdown) is shown to the user as the final answer, and you get no further turn. Call it only when the work is complete.",
+  inputSchema: {
+    type: "object",
+    properties: { result: { type: "string", description: "The final answer for the user, in Markdown." } },
+    required: ["result"],
+    additionalProperties: false,
+  },
+  run: runsInTurn("attempt_completion"),
+};
+
+export const builtinTools: readonly BuiltinTool[] = [currentTime, askFollowupQuestion, attemptCompletion];
 
 /** The built-in tools as a ToolSource (revision 0: they never change at run time). */
 export function createBuiltinToolSource(tools: readonly BuiltinTool[] = builtinTools): ToolSource {

@@ -1,5 +1,5 @@
-// The tool set of one registry revision, pure: built-in tools, the personas offered as sub-agents
-// (sub-agent-tools.ts, when given), then each switched-on connector's
+// The tool set of one registry revision, pure: built-in tools (minus those switched off), the personas
+// offered as sub-agents (sub-agent-tools.ts, when given), then each switched-on connector's
 // tools in binding and list order, minus tools switched off, tools whose policy (the tool's own
 // override, else the connector's) is `deny`, and tools outside the persona's allowlist; each with the
 // name the model is shown (tool-names.ts: a pure function of the canonical names, so stable across
@@ -18,18 +18,22 @@ import type { ListSource } from "./snapshot-manifest.ts";
 type ToolEntry = Omit<RegistryTool, "exposedName">;
 type ToolSwitches = Pick<Binding, "policy" | "toolPolicies"> & { disabledTools: readonly string[] };
 
-const BUILTIN_SWITCHES: ToolSwitches = { disabledTools: [], policy: "allow", toolPolicies: {} };
+/** A sub-agent is on while its persona says so (the persona's setting is its switch); it runs without asking. */
+const SUB_AGENT_SWITCHES: ToolSwitches = { disabledTools: [], policy: "allow", toolPolicies: {} };
 
+/** `disabledBuiltins`: tool names of the built-ins switched off in the chat (they are always `allow`). */
 export function composeTools(
   builtins: ListSource,
   bindings: readonly Binding[],
   lists: ReadonlyMap<string, ListSource>,
   allowlist: readonly string[] | null,
+  disabledBuiltins: readonly string[] = [],
   subAgents?: ListSource,
 ): RegistryTool[] {
   const entries: ToolEntry[] = [];
-  addSelectedTools(entries, BUILTIN_CONNECTOR, builtins, BUILTIN_SWITCHES, allowlist);
-  if (subAgents) addSelectedTools(entries, PERSONA_CONNECTOR, subAgents, BUILTIN_SWITCHES, allowlist);
+  const builtinSwitches: ToolSwitches = { disabledTools: disabledBuiltins, policy: "allow", toolPolicies: {} };
+  addSelectedTools(entries, BUILTIN_CONNECTOR, builtins, builtinSwitches, allowlist);
+  if (subAgents) addSelectedTools(entries, PERSONA_CONNECTOR, subAgents, SUB_AGENT_SWITCHES, allowlist);
   const clashes = findNameClashes(bindings.filter((binding) => binding.enabled));
   for (const binding of bindings) {
     const source = binding.enabled && !clashes.has(binding.connectorId) ? lists.get(binding.connectorId) : undefined;

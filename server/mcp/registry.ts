@@ -177,6 +177,11 @@ export class McpRegistry implements ToolSource {
     );
   }
 
+  /** Every built-in tool this registry offers, whether or not a chat switched it off. */
+  listBuiltins(): readonly { canonicalName: string; description: string }[] {
+    return this.builtins;
+  }
+
   /** The last background rebuild of this session that failed, until one succeeds; null when none did. */
   rebuildFailure(sessionId: string): RebuildFailure | null {
     return this.failures.get(sessionId);
@@ -222,7 +227,8 @@ export class McpRegistry implements ToolSource {
       });
       const personas = await listSubAgentPersonas(db, ownerId);
       const subAgents = personas.length > 0 ? subAgentToolList(personas) : undefined; // none: nothing stored
-      const tools = composeTools(this.builtinList, state.bindings, lists, state.allowlist, subAgents);
+      const { allowlist, disabledBuiltins } = state;
+      const tools = composeTools(this.builtinList, state.bindings, lists, allowlist, disabledBuiltins, subAgents);
       lists.set(BUILTIN_CONNECTOR, this.builtinList);
       if (subAgents) lists.set(PERSONA_CONNECTOR, subAgents);
       const sources = [...lists.values()].map((source) => source.list);

@@ -1,5 +1,5 @@
 // The registry's Postgres side, one statement per step so a revision costs two round trips:
-// - readRegistryState: the session's revision, its persona's allowlist and its connector bindings
+// - readRegistryState: the session's revision, its persona's allowlist, its switched-off built-ins and its connector bindings
 //   (with each connector's name and source), from one statement (so one consistent view).
 // - commitRevision: stores the tool lists and selections not yet known to be stored (content-
 //   addressed, snapshot-manifest.ts), bumps ChatSession.toolsRevision and inserts the revision's
@@ -29,12 +29,19 @@ const bindingSchema = z.object({
   toolPolicies: z.unknown(),
 });
 export type Binding = z.infer<typeof bindingSchema>;
-export type RegistryState = { revision: number; allowlist: string[] | null; bindings: Binding[] };
+/** `disabledBuiltins`: the built-in tools (tool names) switched off in the chat. */
+export type RegistryState = {
+  revision: number;
+  allowlist: string[] | null;
+  bindings: Binding[];
+  disabledBuiltins: string[];
+};
+type StateRow = { revision: number; allowlist: string[] | null; bindings: unknown; disabledBuiltins: string[] | null };
 
 /** The session's registry inputs, or null when the session does not exist. */
 export async function readRegistryState(db: Db, sessionId: string): Promise<RegistryState | null> {
-  const rows = await db.$queryRaw<{ revision: number; allowlist: string[] | null; bindings: unknown }[]>`
-    SELECT s."toolsRevision" AS revision, p."toolAllowlist" AS allowlist,
+  const rows = await db.$queryRaw<StateRow[]>`
+    SELECT s."toolsRevision" AS revision, p."toolAllowlist" AS allowlist, s."disabledBuiltins" AS "disabledBuiltins",
       COALESCE((
         SELECT json_agg(json_build_object(
             'connectorId', b."connectorId", 'name', c."name", 'source', c."source", 'enabled', b."enabled",
@@ -46,7 +53,12 @@ export async function readRegistryState(db: Db, sessionId: string): Promise<Regi
     WHERE s.id = ${sessionId}`;
   const row = rows[0];
   if (!row) return null;
-  return { revision: row.revision, allowlist: row.allowlist, bindings: z.array(bindingSchema).parse(row.bindings) };
+  return {
+    revision: row.revision,
+    allowlist: row.allowlist,
+    bindings: z.array(bindingSchema).parse(row.bindings),
+    disabledBuiltins: row.disabledBuiltins ?? [],
+  };
 }
 
 export type RevisionWrite = {

@@ -19,6 +19,7 @@ import { type ProviderId, providerIdSchema } from "../core/canonical.ts";
 import type { ConnectionPool } from "./connection-pool.ts";
 import type { ConnectionHealth, McpTool } from "./connection-types.ts";
 import { listConnectors } from "./connectors.ts";
+import { BUILTIN_CONNECTOR } from "./connector-names.ts";
 import { findNameClashes } from "./name-clashes.ts";
 import { rebuildOrUndo } from "./rebuild-or-undo.ts";
 import type { McpRegistry } from "./registry.ts";
@@ -140,21 +141,27 @@ export async function getSessionTools(
       };
     }),
   );
-  const builtinTools = snapshot.tools
-    .filter((tool) => tool.connectorId === "builtin" || tool.connectorId === "persona")
-    .map((tool) => ({
-      name: tool.canonicalName,
-      exposedName: tool.exposedName,
-      description: tool.description,
-      enabled: true,
-      policy: "allow" as const,
-      policyOverride: null,
-    }));
+  const builtinTools = await listBuiltinTools(deps, sessionId, snapshot);
   const rebuildError = failure
     ? `This chat's tools could not be updated (${failure.reason}): ${failure.message} The model keeps the tools of revision ${snapshot.revision} until an update succeeds.`
     : null;
   const limit = await toolLimit(db, sessionId, snapshot, options.defaultProvider ?? null);
   return { revision: snapshot.revision, rebuildError, limit, builtinTools, connectors };
+}
+
+/** Every built-in with its switch; `exposedName` is null for one switched off (or outside the persona). */
+async function listBuiltinTools(deps: Deps, sessionId: string, snapshot: RegistrySnapshot): Promise<SessionToolDto[]> {
+  const row = await deps.db.chatSession.findUnique({ where: { id: sessionId }, select: { disabledBuiltins: true } });
+  const disabled = new Set(row?.disabledBuiltins ?? []);
+  const exposed = new Map(snapshot.tools.map((tool) => [tool.canonicalName, tool.exposedName]));
+  return deps.registry.listBuiltins().map((tool) => ({
+    name: tool.canonicalName,
+    exposedName: exposed.get(tool.canonicalName) ?? null,
+    description: tool.description,
+    enabled: !disabled.has(tool.canonicalName.slice(BUILTIN_CONNECTOR.length + 1)),
+    policy: "allow" as const,
+    policyOverride: null,
+  }));
 }
 
 /** The chat's provider (its own choice, else the default) measured against the revision it would send. */

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { createCaller } from "../api/root.ts";
 import { exposeToolName } from "../core/tool-names.ts";
+import { ASK_FOLLOWUP_QUESTION, ATTEMPT_COMPLETION } from "../core/talk-back-names.ts";
 import { createTestUser } from "../../e2e/support/testbeds/database.ts";
 import { sessionMessages, waitForTurnEnd } from "../../e2e/support/testbeds/engine.ts";
 import {
@@ -19,6 +20,8 @@ import { setConnectorPolicy, setToolPolicy } from "./connector-policy.ts";
 import { createPersona, setSessionPersona, updatePersona } from "./personas.ts";
 
 const TIME_TOOL = exposeToolName("builtin.current_time");
+/** Every chat's built-ins, by canonical name, sorted. */
+const BUILTINS = [ASK_FOLLOWUP_QUESTION, ATTEMPT_COMPLETION, "builtin.current_time"];
 let bed: PolicyTestbed;
 
 beforeAll(async () => {
@@ -63,9 +66,11 @@ describe("deny", () => {
 
     await setConnectorPolicy(bed.deps, userId, { ...ref, policy: "deny" });
     await setToolPolicy(bed.deps, userId, { ...ref, toolName: "slow", policy: "ask" }); // a tool's own policy wins
-    expect(await canonicalNames(sessionId)).toEqual(["builtin.current_time", "fixture.slow"]);
+    expect(await canonicalNames(sessionId)).toEqual([...BUILTINS, "fixture.slow"]);
     expect((await shownTools(userId, sessionId)).toolNames).toEqual([
       TIME_TOOL,
+      exposeToolName(ASK_FOLLOWUP_QUESTION),
+      exposeToolName(ATTEMPT_COMPLETION),
       (await bed.tool(sessionId, "fixture.slow"))!.exposedName,
     ]);
   });
@@ -101,7 +106,7 @@ describe("personas", () => {
     expect(shown.body).not.toContain(DEFAULT_SYSTEM);
 
     await updatePersona(bed.deps, userId, persona.id, { toolAllowlist: ["builtin.*"] });
-    expect(await canonicalNames(sessionId)).toEqual(["builtin.current_time"]);
+    expect(await canonicalNames(sessionId)).toEqual(BUILTINS);
 
     await setSessionPersona(bed.deps, userId, { sessionId, personaId: null });
     const plain = await shownTools(userId, sessionId);

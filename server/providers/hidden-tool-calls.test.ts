@@ -95,4 +95,46 @@ After`);
     expect(() => extractHiddenToolCalls("<tool_use>".repeat(1000) + "</tool_use>")).not.toThrow();
     expect(() => extractHiddenToolCalls("<arguments>{}</arguments></use_mcp_tool>")).not.toThrow();
   });
+
+  it("reads the talk-back short forms as calls of the built-ins", () => {
+    const scan = extractHiddenToolCalls(
+      'Let me ask.\n<ask_followup_question><question>Tea or coffee?</question><options>["Tea", "Coffee"]</options></ask_followup_question>\n' +
+        "<attempt_completion><result>Made **tea**.</result></attempt_completion>",
+    );
+    expect(scan).toEqual({
+      calls: [
+        {
+          server: "builtin",
+          tool: "ask_followup_question",
+          args: { question: "Tea or coffee?", options: ["Tea", "Coffee"] },
+        },
+        { server: "builtin", tool: "attempt_completion", args: { result: "Made **tea**." } },
+      ],
+      text: "Let me ask.",
+      warnings: [],
+    });
+  });
+
+  it.each([
+    ["no options", "<question>Why?</question>", { question: "Why?" }],
+    [
+      "options one per line",
+      "<question>Pick</question><options>\n- A\n- B\n</options>",
+      { question: "Pick", options: ["A", "B"] },
+    ],
+  ])("reads a question with %s", (_, body, args) => {
+    const scan = extractHiddenToolCalls(`<ask_followup_question>${body}</ask_followup_question>`);
+    expect(scan.calls).toEqual([{ server: "builtin", tool: "ask_followup_question", args }]);
+  });
+
+  it.each([
+    ["<ask_followup_question><options>[]</options></ask_followup_question>", /missing <question>/],
+    ["<ask_followup_question><question>Q</question><options>[1]</options></ask_followup_question>", /JSON array/],
+    ["<attempt_completion>done</attempt_completion>", /missing <result>/],
+  ])("leaves a malformed talk-back block %s in the text and warns", (block, warning) => {
+    const scan = extractHiddenToolCalls(block);
+    expect(scan.calls).toEqual([]);
+    expect(scan.text).toBe(block);
+    expect(scan.warnings[0]).toMatch(warning);
+  });
 });

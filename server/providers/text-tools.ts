@@ -5,6 +5,7 @@
 // same form. Tools are named by their canonical `server.tool` split at the first dot, so a parsed
 // call maps back to `${server}.${tool}`. Pure.
 import type { JsonValue, ToolCallPart, ToolResultPart, ToolSpec } from "../core/canonical.ts";
+import { ASK_FOLLOWUP_QUESTION, ATTEMPT_COMPLETION } from "../core/talk-back-names.ts";
 import { canonicalError } from "./error-output.ts";
 
 export type SplitToolName = { server: string; tool: string };
@@ -55,5 +56,23 @@ export function describeToolsForPrompt(tools: readonly ToolSpec[]): string {
     "",
     "Available tools:",
     ...tools.map(describeTool),
+    ...describeTalkBackForms(tools),
   ].join("\n");
+}
+
+/** The short forms of the talk-back built-ins (hidden-tool-calls.ts), for those the chat has. */
+function describeTalkBackForms(tools: readonly ToolSpec[]): string[] {
+  const names = new Set(tools.map((tool) => tool.canonicalName));
+  const lines: string[] = [];
+  if (names.has(ASK_FOLLOWUP_QUESTION))
+    lines.push(
+      "To ask the user a question and wait for the answer, you may also write:",
+      '<ask_followup_question><question>QUESTION</question><options>["first", "second"]</options></ask_followup_question>',
+    );
+  if (names.has(ATTEMPT_COMPLETION))
+    lines.push(
+      "When the task is done, you may end with your final answer (Markdown) as:",
+      "<attempt_completion><result>FINAL ANSWER</result></attempt_completion>",
+    );
+  return lines.length > 0 ? ["", ...lines] : [];
 }

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { AppError } from "../errors.ts";
 import { exposeToolName } from "../core/tool-names.ts";
+import { ASK_FOLLOWUP_QUESTION, ATTEMPT_COMPLETION } from "../core/talk-back-names.ts";
 import {
   createTestEngine,
   createUserWithSession,
@@ -22,6 +23,8 @@ import { readEventsAfter } from "./event-reads.ts";
 import { getSessionHistory } from "./history.ts";
 
 const TIME_TOOL = exposeToolName("builtin.current_time");
+/** Every chat's built-ins, as the model is shown them. */
+const BUILTIN_TOOLS = [TIME_TOOL, exposeToolName(ASK_FOLLOWUP_QUESTION), exposeToolName(ATTEMPT_COMPLETION)];
 let engine: TestEngine;
 
 beforeAll(async () => {
@@ -60,7 +63,7 @@ describe.each(providerIds)("a tool turn on %s", (provider) => {
     expect(messageText(messages[3]!)).toBe("It is late in Paris.");
 
     const requests = await db.turnRequest.findMany({ where: { turnId }, orderBy: { index: "asc" } });
-    expect(requests.map((r) => r.toolNames)).toEqual([[TIME_TOOL], [TIME_TOOL]]);
+    expect(requests.map((r) => r.toolNames)).toEqual([BUILTIN_TOOLS, BUILTIN_TOOLS]);
     const wire = fake.requests(fakeIdFor(provider));
     expect(wire).toHaveLength(2);
     const followUp = JSON.stringify(wire[1]!.body);

@@ -13,11 +13,14 @@ export type SessionEventType =
   | "tool.progress"
   | "tool.approval"
   | "tool.approval.decided"
+  | "tool.question"
+  | "tool.question.answered"
   | "limit.reached"
   | "request.started"
   | "request.finished"
   | "turn.finished"
   | "tools.changed"
+  | "overlays.changed"
   /** A sub-agent run inside the turn changed: `{ callId, run }` with the whole run (sub-agent-store.ts). */
   | "subagent.updated";
 

@@ -5,6 +5,8 @@
 import type { Db } from "../db/client.ts";
 import { listSessionApprovals, type ApprovalDto } from "../policy/approvals.ts";
 import { toPartDto, type PartDto } from "./part-dto.ts";
+import { listSessionQuestions, type QuestionDto } from "../policy/followup-questions.ts";
+import type { OverlayReport } from "../core/context-overlays.ts";
 import { getChatSession, type ChatSessionDto } from "../db/chat-sessions.ts";
 import { listSubAgentRuns, type SubAgentRunDto } from "./sub-agent-store.ts";
 import { isReplacedMessage, keptFromOf, toCanonicalMessage, type ReplacedMetadata } from "./transcript.ts";
@@ -56,6 +58,9 @@ export type TurnRequestDto = {
   inputTokens?: number | null;
   outputTokens?: number | null;
   durationMs?: number | null;
+  /** The context overlay revision it was rendered with, and what the overlays changed (null: nothing). */
+  overlayRevision?: number;
+  overlays?: OverlayReport | null;
 };
 
 export type SessionHistoryDto = {
@@ -65,6 +70,8 @@ export type SessionHistoryDto = {
     providerAccountId: string | null;
     activeTurnId: string | null;
     toolsRevision: number;
+    /** The chat's context overlay revision (always set by getSessionHistory). */
+    overlayRevision?: number;
   };
   messages: MessageDto[];
   turns: TurnDto[];
@@ -76,8 +83,9 @@ export type SessionHistoryDto = {
 /**
  * The chat's tool-policy state, loaded with the history. `approvals`: every tool approval, oldest
  * first; a `pending` one means its turn is paused until the user approves or denies the call.
+ * `questions`: every followup question the model asked, oldest first; a `pending` one waits for an answer.
  */
-export type HistoryPolicyDto = { personaId: string | null; approvals: ApprovalDto[] };
+export type HistoryPolicyDto = { personaId: string | null; approvals: ApprovalDto[]; questions: QuestionDto[] };
 
 export async function getSessionHistory(
   db: Db,
@@ -99,6 +107,7 @@ export async function getSessionHistory(
           providerAccountId: true,
           activeTurnId: true,
           toolsRevision: true,
+          overlayRevision: true,
           personaId: true,
         },
       });
@@ -118,6 +127,7 @@ export async function getSessionHistory(
         personaId,
         approvals: await listSessionApprovals(tx, sessionId),
         subAgentRuns: await listSubAgentRuns(tx, sessionId),
+        questions: await listSessionQuestions(tx, sessionId),
         lastEventId: last ? last.id.toString() : null,
         messages: rows.map((row) => ({
           id: row.id,
@@ -148,6 +158,8 @@ export async function getSessionHistory(
             inputTokens: request.inputTokens,
             outputTokens: request.outputTokens,
             durationMs: request.durationMs,
+            overlayRevision: request.overlayRevision,
+            overlays: (request.overlays as OverlayReport | null) ?? null,
           })),
         })),
       };

@@ -12,6 +12,7 @@ import type { Db } from "../db/client.ts";
 import { AppError } from "../errors.ts";
 import type { Prisma } from "../generated/prisma/client.ts";
 import { expirePendingApprovals } from "../policy/approvals.ts";
+import { expirePendingQuestions } from "../policy/followup-questions.ts";
 import { appendEvents } from "./event-log.ts";
 import { settleSupersededTurn, type SettledTurn } from "./kept-rounds.ts";
 
@@ -47,6 +48,7 @@ export async function supersedeForRestart(db: Db, write: RestartWrite): Promise<
     });
     if (swapped.count === 0) throw new AppError("conflict:turn");
     await expirePendingApprovals(tx, old.id);
+    await expirePendingQuestions(tx, old.id);
     await tx.turn.create({ data: { ...newTurn, restartOfId: old.id } });
     return settleSupersededTurn(tx, old, write.keepFinishedRounds ? newTurn.id : null);
   });

@@ -3,7 +3,8 @@
 // text is the call's result. Invariants:
 // - Its tools are always within the chat's current tools: before every request it takes the chat's
 //   latest snapshot and keeps only what the persona's allowlist admits (and, for a read-only
-//   persona, only tools marked read-only), never a sub-agent: depth is 1 (docs/sub-agents.md).
+//   persona, only tools marked read-only), never a sub-agent: depth is 1 (docs/sub-agents.md), and
+//   never the talk-back built-ins, which speak to the chat's user and end the chat's turn.
 // - Policy applies inside: `ask` tools wait for the user's approval like a turn's (tool-round.ts),
 //   the approval belonging to the parent turn, so Stop and Apply now expire it too.
 // - The parent turn's AbortSignal (Stop, Apply now, a lost lease) cancels the run and its running
@@ -29,6 +30,7 @@ import { safeErrorMessage } from "../providers/safe-error.ts";
 import { newRowId } from "./turn-sql.ts";
 import { createSubAgentRun, saveSubAgentRun, type SubAgentRecord } from "./sub-agent-store.ts";
 import { runSubAgentStep } from "./sub-agent-step.ts";
+import { isTalkBackTool } from "./talk-back.ts";
 import { runOneCall, StepAborted, type SubAgentRunner, type ToolRoundDeps } from "./tool-round.ts";
 import { assertOfferedModel, type ServerModels } from "./turn-models.ts";
 import type { TurnDeps, TurnSpec } from "./turn-spec.ts";
@@ -67,6 +69,7 @@ export function subAgentTools(
   const tools = snapshot.tools.filter(
     (tool) =>
       tool.connectorId !== PERSONA_CONNECTOR &&
+      !isTalkBackTool(tool.canonicalName) &&
       !tool.canonicalName.startsWith(`${PERSONA_CONNECTOR}.`) &&
       isAllowedByPersona(persona.toolAllowlist, tool.canonicalName) &&
       (!persona.settings.isReadOnly || tool.readOnly === true),

@@ -3,6 +3,8 @@
 // `ask` tool then waits for the user's approval (cancel and restart still end the turn while it
 // waits); then it runs through the tool source. A call that does not run still gets a result the
 // model reads (`too_many_calls`, `rate_limited`, `denied`, `unknown_tool`), and the turn goes on.
+// The talk-back built-ins run here too (talk-back.ts): a followup question waits for the user's
+// answer, and attempt_completion makes the round return the turn's final answer as its completion.
 import type { Db } from "../db/client.ts";
 import { requestApproval, waitForDecision } from "../policy/approvals.ts";
 import { brandOf, hasBrand } from "../core/brand.ts";
@@ -27,6 +29,7 @@ import {
   type ToolProgress,
   type ToolSource,
 } from "../core/tool-source.ts";
+import { isTalkBackTool, runTalkBackCall, type TalkBackOutcome } from "./talk-back.ts";
 import { appendTurnToolMessage } from "./transcript.ts";
 import { PERSONA_CONNECTOR } from "../mcp/connector-names.ts";
 
@@ -57,6 +60,8 @@ export type ToolRoundDeps = {
   subAgents?: SubAgentRunner;
 };
 type TurnRef = { id: string; sessionId: string };
+/** `completion`: the final answer an attempt_completion call gave; the turn ends with it. */
+export type ToolRoundResult = { completion: string | null };
 
 export async function runToolRound(
   turn: TurnRef,
@@ -64,19 +69,21 @@ export async function runToolRound(
   calls: ToolCallPart[],
   snapshot: SourceSnapshot,
   signal: AbortSignal,
-): Promise<void> {
+): Promise<ToolRoundResult> {
   const plan = planToolCalls(calls.length, deps.limits, await countRecentToolCalls(deps.db, turn.sessionId));
   await reportLimits(turn, deps, calls, plan);
   const results: ToolResultPart[] = [];
+  let completion: string | null = null;
   for (const [index, call] of calls.entries()) {
     if (signal.aborted) throw new StepAborted();
     const started = Date.now();
     const verdict = plan[index]!;
-    const outcome =
+    const outcome: TalkBackOutcome =
       verdict === "run"
         ? await runOneCall(turn, deps, snapshot, call, signal)
         : limitResult(verdict, maxOf(verdict, deps.limits));
     if (signal.aborted) throw new StepAborted();
+    if (outcome.completion !== undefined) completion ??= outcome.completion;
     const durationMs = Date.now() - started;
     const result: ToolResultPart = {
       type: "tool-result",
@@ -92,6 +99,7 @@ export async function runToolRound(
   const message = await appendTurnToolMessage(deps.db, turn, results);
   if (!message) throw new StepAborted(); // superseded or ended meanwhile: restart.ts settled the calls
   await emit(deps.db, turn, "message.created", { messageId: message.id, role: "tool" });
+  return { completion };
 }
 
 function maxOf(limit: CallLimit, limits: ToolCallLimits): number {
@@ -114,9 +122,14 @@ export async function runOneCall(
   snapshot: SourceSnapshot,
   call: ToolCallPart,
   signal: AbortSignal,
-): Promise<ToolOutcome> {
+): Promise<TalkBackOutcome> {
   const tool = snapshot.tools.find((candidate) => candidate.canonicalName === call.name);
   if (!tool) return toolErrorResult("unknown_tool", `The tool ${call.name} is not available in this chat.`);
+  if (isTalkBackTool(call.name)) {
+    const outcome = await runTalkBackCall(turn, deps.db, call, signal);
+    if (outcome === "aborted") throw new StepAborted();
+    return outcome;
+  }
   if (tool.policy === "ask" && !(await isApproved(turn, deps.db, call, signal)))
     return toolErrorResult("denied", "The user denied this tool call.");
   if (tool.connectorId === PERSONA_CONNECTOR)

@@ -1,11 +1,12 @@
 // Turn rows and the session's single "active turn" slot. Claiming the slot, ending a turn and
 // releasing the slot are conditional updates, so two instances (or two clicks) racing on one
 // session resolve to exactly one winner, and a turn's final status is written exactly once. Ending a
-// turn expires the tool approvals it was still waiting for.
+// turn expires the tool approvals and followup questions it was still waiting for.
 import type { Db } from "../db/client.ts";
 import type { TransactionClient } from "../generated/prisma/internal/prismaNamespace.ts";
 import type { TurnStatus } from "../generated/prisma/enums.ts";
 import { expirePendingApprovals } from "../policy/approvals.ts";
+import { expirePendingQuestions } from "../policy/followup-questions.ts";
 import { finishTurnRows } from "./turn-sql.ts";
 
 export type DbOrTx = Db | TransactionClient;
@@ -43,7 +44,10 @@ export async function endTurn(db: DbOrTx, turnId: string, end: TurnEnd): Promise
       ...(end.usage ? { inputTokens: end.usage.inputTokens, outputTokens: end.usage.outputTokens } : {}),
     },
   });
-  if (count === 1) await expirePendingApprovals(db, turnId);
+  if (count === 1) {
+    await expirePendingApprovals(db, turnId);
+    await expirePendingQuestions(db, turnId);
+  }
   return count === 1;
 }
 

@@ -1,8 +1,9 @@
-// One turn, start to end: for each model request it reads the canonical history and the current
-// tool snapshot, renders the provider request afresh (renderers are pure), streams the answer into
+// One turn, start to end: for each model request it reads the canonical history, the chat's context
+// overlays (applied to it for this request only: context-overlays.ts) and the current tool
+// snapshot, renders the provider request afresh (renderers are pure), streams the answer into
 // the canonical message (persisting batches as they arrive), runs the tool calls through the tool
-// source (tool-round.ts: limits, approvals), and loops with the results until the model answers
-// without tools or the step cap is hit; at the cap, one last request without tools asks the model to
+// source (tool-round.ts: limits, approvals, followup questions), and loops with the results until the
+// model answers without tools, calls attempt_completion, or the step cap is hit; at the cap, one last request without tools asks the model to
 // answer from the results it has (step-limit.ts). The system prompt is the caller's (the chat's
 // persona, or the instance default). Each request's audit row gets its token usage and duration. The turn stops writing as soon as its AbortSignal fires; whoever aborted it
 // records why.
@@ -27,6 +28,8 @@ import { renderFinalRequest } from "./step-limit.ts";
 import { isStepAborted, runToolRound, StepAborted } from "./tool-round.ts";
 import type { SourceSnapshot } from "../core/tool-source.ts";
 import { loadTurnHistory } from "./transcript.ts";
+import { applyOverlays } from "../core/context-overlays.ts";
+import { loadOverlays } from "./overlays.ts";
 import type { TurnDeps, TurnSpec } from "./turn-spec.ts";
 import { newRowId, recordRequestEnd, recordRequestStart } from "./turn-sql.ts";
 
@@ -47,7 +50,8 @@ export async function runTurn(turn: TurnSpec, deps: TurnDeps, signal: AbortSigna
       if (draft.error)
         return { status: "failed", error: { code: "provider", message: draft.error }, usage, steps: step + 1 };
       if (draft.toolCalls.length === 0) return { status: "completed", usage, steps: step + 1 };
-      await runToolRound(turn, deps, draft.toolCalls, snapshot, signal);
+      const round = await runToolRound(turn, deps, draft.toolCalls, snapshot, signal);
+      if (round.completion !== null) return { status: "completed", usage, steps: step + 1 }; // attempt_completion
     }
     return await answerAtStepLimit(turn, deps, usage, signal);
   } catch (error) {
@@ -95,18 +99,20 @@ type StepMode = { isFinal?: boolean };
 
 /** Reads the history and the current tools, and renders the request (step-limit.ts for the final one). */
 async function prepareStep(turn: TurnSpec, deps: TurnDeps, index: number, mode: StepMode, signal: AbortSignal) {
-  const [history, snapshot, resolved] = await Promise.all([
+  const [history, overlays, snapshot, resolved] = await Promise.all([
     loadTurnHistory(deps.db, turn),
+    loadOverlays(deps.db, turn.sessionId),
     deps.tools.snapshot(turn.sessionId),
     deps.resolveModel(
       { provider: turn.provider, model: turn.model, accountId: turn.accountId, sessionId: turn.sessionId },
       signal,
     ),
   ]);
+  const overlaid = applyOverlays({ system: deps.system, messages: history }, overlays.overlays);
   const input: RenderInput = {
     provider: turn.provider,
     modelId: turn.model,
-    transcript: { system: deps.system, messages: history },
+    transcript: overlaid.transcript,
     snapshot,
     isFollowUp: index > 0,
     nativeTools: resolved.nativeTools,
@@ -114,7 +120,8 @@ async function prepareStep(turn: TurnSpec, deps: TurnDeps, index: number, mode: 
   };
   const call = mode.isFinal ? renderFinalRequest(input, deps.maxSteps) : renderRequest(input);
   assertWithinProviderLimits(turn.provider, call, snapshot);
-  return { snapshot, model: resolved.model, origin: resolved.origin, call };
+  const applied = { overlayRevision: overlays.revision, overlays: overlaid.report };
+  return { snapshot, model: resolved.model, origin: resolved.origin, call, applied };
 }
 
 /**
@@ -142,7 +149,7 @@ async function runStep(
   signal: AbortSignal,
   mode: StepMode = {},
 ): Promise<StepResult> {
-  const { snapshot, model, origin, call } = await prepareStep(turn, deps, index, mode, signal);
+  const { snapshot, model, origin, call, applied } = await prepareStep(turn, deps, index, mode, signal);
   if (signal.aborted) throw new StepAborted();
   // The request goes out first; its bookkeeping is written while the model thinks, and the stream
   // is read at once: the writer publishes nothing before the bookkeeping committed (its message row
@@ -165,6 +172,7 @@ async function runStep(
     index,
     toolsRevision: snapshot.revision,
     toolNames: call.toolNames,
+    ...applied,
     reserveIds: RESERVED_IDS,
   }).then(
     (reserved) => new EventIdReservation(streamPoolOf(deps.db), turn.sessionId, reserved),

@@ -9,6 +9,7 @@ import { randomUUID } from "node:crypto";
 
 import { poolOf, type Db } from "../db/client.ts";
 import { DEFAULT_SESSION_TITLE } from "../db/chat-sessions.ts";
+import { isEmptyReport, type OverlayReport } from "../core/context-overlays.ts";
 import { nextEventIdsSql } from "./event-ids.ts";
 import { appendedColumns, appendEventsCtes, deliverAppended, type AppendedRow, type EventInput } from "./event-log.ts";
 
@@ -114,18 +115,24 @@ export async function recordRequestStart(
     index: number;
     toolsRevision: number;
     toolNames: string[];
+    /** The context overlay revision it was rendered with, and what the overlays changed. */
+    overlayRevision?: number;
+    overlays?: OverlayReport;
     reserveIds?: number;
   },
 ): Promise<string[]> {
   const { requestId, messageId, index, toolsRevision, toolNames } = request;
+  const overlayRevision = request.overlayRevision ?? 0;
+  const overlays = request.overlays && !isEmptyReport(request.overlays) ? request.overlays : null;
   const events: EventInput[] = [
-    { type: "request.started", data: { index, toolsRevision, toolNames } },
+    { type: "request.started", data: { index, toolsRevision, toolNames, overlayRevision, overlays } },
     { type: "message.created", data: { messageId, role: "assistant" } },
   ];
   const { rows } = await poolOf(db).query<AppendedRow & { reservedIds: string[] }>(
     `WITH request AS (
-      INSERT INTO "TurnRequest" ("id", "turnId", "index", "toolsRevision", "toolNames", "startedAt")
-      VALUES ($1::text, $2::text, $3::int, $4::int, $5::jsonb, ${NOW})
+      INSERT INTO "TurnRequest" ("id", "turnId", "index", "toolsRevision", "toolNames", "overlayRevision",
+        "overlays", "startedAt")
+      VALUES ($1::text, $2::text, $3::int, $4::int, $5::jsonb, $10::int, $11::jsonb, ${NOW})
       RETURNING "id"
     ), message AS (
       INSERT INTO "Message" ("id", "sessionId", "turnId", "seq", "role", "parts", "createdAt", "updatedAt")
@@ -156,6 +163,8 @@ export async function recordRequestStart(
       request.sessionId,
       JSON.stringify(events),
       request.reserveIds ?? 0,
+      overlayRevision,
+      overlays ? JSON.stringify(overlays) : null,
     ],
   );
   deliverAppended(db, request.sessionId, rows[0]);
@@ -218,7 +227,7 @@ export async function recordRequestEnd(
 
 /**
  * Ends a streaming turn with `end` (status, and error / usage when given), expires its pending tool
- * approvals (as policy/approvals.ts expirePendingApprovals), frees the session if this turn holds
+ * approvals and followup questions (as policy/approvals.ts and policy/followup-questions.ts), frees the session if this turn holds
  * it, and appends `turn.finished`; nothing at all when the turn had already ended (someone else
  * wrote its status). True when this call ended it.
  */
@@ -243,6 +252,10 @@ export async function finishTurnRows(
       UPDATE "ToolApproval" SET "status" = 'expired', "decidedAt" = ${NOW}
       WHERE "turnId" = $1::text AND "status" = 'pending' AND EXISTS (SELECT FROM ended)
       RETURNING "id"
+    ), expired_questions AS (
+      UPDATE "FollowupQuestion" SET "status" = 'expired'
+      WHERE "turnId" = $1::text AND "status" = 'pending' AND EXISTS (SELECT FROM ended)
+      RETURNING "id"
     ), released AS (
       UPDATE "ChatSession" SET "activeTurnId" = NULL, "updatedAt" = ${NOW}
       WHERE id = $2::text AND "activeTurnId" = $1::text AND EXISTS (SELECT FROM ended)
@@ -253,6 +266,7 @@ export async function finishTurnRows(
       events: `(SELECT jsonb_build_array(jsonb_build_object('type', 'turn.finished', 'data', $7::jsonb)) FROM ended)`,
     })}
     SELECT (SELECT count(*) FROM ended) AS ended, (SELECT count(*) FROM expired) AS expired,
+      (SELECT count(*) FROM expired_questions) AS expired_questions,
       (SELECT count(*) FROM released) AS released, ${appendedColumns("$2::text")}`,
     [
       turn.id,
