@@ -5,8 +5,9 @@
 // stored with its requests (revision, exact tool names: never a sub-agent, only what its allowlist
 // admits of the chat's tools). (b) Apply now while the nested run's tool runs: the run is
 // cancelled, the turn superseded, and the restarted turn's sub-agent sees the new tools. (c) A
-// persona on Gemini under a chat on Anthropic. (d) A read-only persona only gets tools marked
-// read-only, and an `ask` tool inside it waits for the user's approval.
+// persona on Gemini under a chat on Anthropic. (d) Stop cancels the nested run and its running tool.
+// (e) A read-only persona only gets tools marked read-only, and an `ask` tool inside it waits for
+// the user's approval.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { exposeToolName } from "../core/tool-names.ts";
@@ -151,6 +152,28 @@ describe("sub-agents across providers and policies", () => {
     expect(fake.requests("google")).toHaveLength(2);
     expect(fake.requests("anthropic")).toHaveLength(2);
     expect(JSON.stringify(fake.requests("anthropic")[1]!.body)).toContain("Gemini reviewed it.");
+    expectNoInvalidRequest();
+  });
+
+  it("Stop while the nested run's tool runs cancels the run and its tool, and ends the turn", async () => {
+    const { fake, manager, database } = bed;
+    const { userId, sessionId, slow } = await chatWithReviewer();
+    fake.clear();
+    bed.calls.length = 0;
+    fake.script("google", { steps: [{ type: "tool-call", name: REVIEWER, args: { task: "Wait long" } }] });
+    fake.script("google", { steps: [{ type: "tool-call", name: slow, args: { ms: 20_000, steps: 4 } }] });
+
+    const { turnId } = await manager.startTurn(userId, sessionId, "Consult, then stop", choice("google"));
+    await waitFor(
+      () => Promise.resolve(bed.calls.includes("fixture.slow")),
+      (isRunning) => isRunning,
+    );
+    const started = Date.now();
+    await manager.cancel(userId, turnId);
+    expect((await waitForTurnEnd(database.db, turnId)).status).toBe("cancelled");
+    expect(Date.now() - started).toBeLessThan(4_500); // before the 5 s tool timeout: cancelled, not timed out
+    expect((await runOf(turnId))!.status).toBe("cancelled");
+    expect(fake.requests("google")).toHaveLength(2); // no request after the stop
     expectNoInvalidRequest();
   });
 
