@@ -34,6 +34,7 @@ test("a sub-agent's card shows its steps and nested tool cards, and turn details
   const scout = await addScout(new PersonasPage(page));
   await chat.openNewChat();
   await chat.switchConnector("everything", true);
+  await expect(page.getByTestId("sub-agent-tools")).toContainText(scout.canonical); // listed in the Tools panel
   await chat.send(consult(scout.exposed, "from the scout"));
 
   await chat.expectLastAnswerDone();
