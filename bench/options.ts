@@ -2,7 +2,7 @@
 // --only concurrency`). The defaults are the figures the issue asks for; lower them on a slow machine.
 import { parseArgs } from "node:util";
 
-export const SECTIONS = ["http", "storage", "render", "ttft", "concurrency", "registry"] as const;
+export const SECTIONS = ["http", "storage", "render", "ttft", "concurrency", "registry", "browser"] as const;
 export type Section = (typeof SECTIONS)[number];
 
 export type BenchOptions = {

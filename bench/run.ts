@@ -6,7 +6,11 @@
 //  - render: renderRequest for 200 messages x 500 tools, per provider;
 //  - ttft: time to first token, the fake provider directly vs through Patchbay;
 //  - concurrency: 200 sessions streaming at once: added inter-chunk latency, chunks lost;
-//  - registry: rebuild + render with 10 connectors x 50 tools (warm, cold), apply-now latency.
+//  - registry: rebuild + render with 10 connectors x 50 tools (warm, cold), apply-now latency;
+//  - browser: the chat page in Chromium against the production build (browser.ts): time to
+//    interactive, INP of a tool toggle, filtering 1,000 tools, JS shipped, main-thread busy while
+//    streaming, each beside its goal.
+import { runBrowserBench } from "./browser.ts";
 import { runConcurrencyBench } from "./concurrency.ts";
 import { runHttpBench } from "./http.ts";
 import { parseBenchOptions, type Section } from "./options.ts";
@@ -24,6 +28,7 @@ const sections: Record<Section, () => Promise<void>> = {
   ttft: () => runTtftBench(options),
   concurrency: () => runConcurrencyBench(options),
   registry: () => runRegistryBench(options),
+  browser: runBrowserBench,
 };
 
 for (const section of options.sections) {

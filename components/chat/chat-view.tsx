@@ -1,7 +1,8 @@
 "use client";
 // The chat page's body: the conversation (user messages, each followed by the turns that answered
-// it; the last message editable), Regenerate for the last answer (Try again on it when it failed),
-// the pinned notes (and the context overlays' pending change) above the composer, whose row holds the persona and model pickers and the tools summary chip that
+// it; hover actions copy a message, edit the last one and regenerate the last answer, Try again on
+// it when it failed), the pinned notes (and the context overlays' pending change) above the
+// composer, whose row holds the persona and model pickers and the tools summary chip that
 // opens the Tools panel (docked on wide screens, a bottom sheet on phones). The title follows renames
 // made in the chat list (they update the cached history, see use-session-actions.ts). While the live
 // event stream is lost (the server that served it went away) it says "Reconnecting…"; the stream
@@ -14,7 +15,6 @@ import { SessionSidebarSheet } from "@/components/sessions/session-sidebar.tsx";
 import { OverlayProvider } from "@/components/overlays/overlay-context.tsx";
 import { PinnedNotes } from "@/components/overlays/pinned-notes.tsx";
 import { useOverlays } from "@/components/overlays/use-overlays.ts";
-import { Button } from "@/components/ui/button.tsx";
 
 import { findStreamingTurn, type ChatState } from "./chat-state.ts";
 import { ChatToolsPanel, ToolsSummaryChip, useToolsPanelOpen } from "./chat-tools.tsx";
@@ -110,7 +110,6 @@ function LoadedChat({ sessionId, state, session, isStreamLost: isLost }: LoadedP
   const [keptChange, setKeptChange] = useState<string | null>(null);
   const [isToolsOpen, setToolsOpen] = useToolsPanelOpen();
   const streaming = findStreamingTurn(state);
-  const lastTurn = state.turns.at(-1);
   const stopStreaming = streaming ? () => actions.stop(streaming.id) : null;
   const overlays = useOverlays(sessionId, state.overlayRevision);
   const overlayControls = useMemo(
@@ -145,13 +144,6 @@ function LoadedChat({ sessionId, state, session, isStreamLost: isLost }: LoadedP
             onRetry={streaming || actions.isRestarting ? undefined : actions.regenerate}
           />
           <Notices isLost={isLost} error={actions.error} />
-          {lastTurn && !streaming && lastTurn.status !== "superseded" && lastTurn.status !== "failed" && (
-            <div>
-              <Button variant="ghost" disabled={actions.isRestarting} onClick={() => actions.regenerate(lastTurn.id)}>
-                Regenerate
-              </Button>
-            </div>
-          )}
           <div className="sticky bottom-0 bg-white pb-2 dark:bg-zinc-950">
             <PinnedNotes streaming={streamingOverlays} revision={overlays.revision} error={overlays.error} />
             <Composer

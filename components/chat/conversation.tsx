@@ -6,7 +6,7 @@
 // reloaded) while an answer streams lands scrolled to that live answer, at the end, and follows it
 // as it grows until the reader scrolls away; "Jump to latest" brings them back while it streams.
 // Turns and user messages are memoised: while an answer streams only the live one re-renders.
-import { useCallback, useEffect, useLayoutEffect, useRef, useState } from "react";
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
 
 import { ExcludableMessage } from "@/components/overlays/excludable-message.tsx";
 import { Button } from "@/components/ui/button.tsx";
@@ -77,6 +77,21 @@ function JumpToLatest({ onJump }: { onJump: () => void }) {
   );
 }
 
+const NO_ITEMS: never[] = [];
+
+/** Items grouped by a key in one pass, keeping their order and identity (memoised rows compare them). */
+function groupBy<T>(items: readonly T[], keyOf: (item: T) => string | null | undefined): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const item of items) {
+    const key = keyOf(item);
+    if (!key) continue;
+    const group = groups.get(key);
+    if (group) group.push(item);
+    else groups.set(key, [item]);
+  }
+  return groups;
+}
+
 /** A callback that keeps its identity and always calls the latest `handler` (memoised rows keep theirs). */
 function useLatestCallback<A extends unknown[], R>(handler: ((...args: A) => R) | undefined) {
   const latest = useRef(handler);
@@ -95,24 +110,24 @@ export function Conversation({ state, onEdit: editNow, onRetry: retryNow }: Prop
   const userMessages = state.messages.filter((message) => message.role === "user");
   const lastId = userMessages.filter((message) => !message.replacedBy).at(-1)?.id;
   const lastTurnId = state.turns.at(-1)?.id;
+  const turnsByMessage = useMemo(() => groupBy(state.turns, (turn) => turn.userMessageId), [state.turns]);
+  const messagesByTurn = useMemo(() => groupBy(state.messages, (message) => message.turnId), [state.messages]);
   const turnsOf = (messageId: string, label?: string) =>
-    state.turns
-      .filter((turn) => turn.userMessageId === messageId)
-      .map((turn) => (
-        <TurnView
-          key={turn.id}
-          turn={turn}
-          messages={state.messages.filter((m) => m.turnId === turn.id)}
-          toolResults={state.toolResults}
-          toolProgress={state.toolProgress}
-          approvals={state.approvals}
-          subAgents={state.subAgents}
-          questions={state.questions}
-          limitNotes={state.limitNotes[turn.id] ?? []}
-          supersededLabel={label ?? supersededLabel(turn, state.turns)}
-          onRetry={onRetry && turn.id === lastTurnId ? () => onRetry(turn.id) : undefined}
-        />
-      ));
+    (turnsByMessage.get(messageId) ?? NO_ITEMS).map((turn) => (
+      <TurnView
+        key={turn.id}
+        turn={turn}
+        messages={messagesByTurn.get(turn.id) ?? NO_ITEMS}
+        toolResults={state.toolResults}
+        toolProgress={state.toolProgress}
+        approvals={state.approvals}
+        subAgents={state.subAgents}
+        questions={state.questions}
+        limitNotes={state.limitNotes[turn.id] ?? []}
+        supersededLabel={label ?? supersededLabel(turn, state.turns)}
+        onRetry={onRetry && turn.id === lastTurnId ? () => onRetry(turn.id) : undefined}
+      />
+    ));
 
   return (
     <section aria-label="Conversation" className="flex flex-1 flex-col gap-4">

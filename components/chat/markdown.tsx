@@ -13,6 +13,7 @@ import remarkGfm from "remark-gfm";
 
 import { CheckIcon, CopyIcon } from "@/components/ui/icons.tsx";
 
+import { copyText } from "./copy-text.ts";
 import { useFrameThrottled } from "./use-frame-throttled.ts";
 
 function textOf(node: ReactNode): string {
@@ -29,26 +30,6 @@ function languageOf(node: ReactNode): string | null {
   if (!child || typeof child !== "object" || !("props" in child)) return null;
   const className = (child.props as { className?: string }).className ?? "";
   return /language-([\w+#-]+)/.exec(className)?.[1] ?? null;
-}
-
-/** The Clipboard API only exists on secure origins; a self-hosted http:// page falls back to execCommand. */
-async function copyText(text: string): Promise<boolean> {
-  try {
-    if (navigator.clipboard) {
-      await navigator.clipboard.writeText(text);
-      return true;
-    }
-    const area = Object.assign(document.createElement("textarea"), { value: text, readOnly: true });
-    area.style.position = "fixed";
-    area.style.opacity = "0";
-    document.body.append(area);
-    area.select();
-    const isCopied = document.execCommand("copy");
-    area.remove();
-    return isCopied;
-  } catch {
-    return false;
-  }
 }
 
 /** An image from model output: drawn when it is a data: image, else a link to where it points. */

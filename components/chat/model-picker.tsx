@@ -6,7 +6,7 @@
 // to the button); a click picks too.
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
-import { useId, useState, type KeyboardEvent } from "react";
+import { memo, useId, useState, type KeyboardEvent } from "react";
 
 import { useTRPC } from "@/components/providers/trpc-provider.tsx";
 import { CheckIcon, ChevronDownIcon } from "@/components/ui/icons.tsx";
@@ -128,7 +128,7 @@ function ModelSearch({ listId, search, onSearch, values, active, onActive, onEnt
   );
 }
 
-export function ModelPicker({ value, onChange }: Props) {
+function ModelPickerContent({ value, onChange }: Props) {
   const trpc = useTRPC();
   const sources = useQuery(trpc.chat.providers.queryOptions());
   const [isOpen, setOpen] = useState(false);
@@ -191,3 +191,11 @@ export function ModelPicker({ value, onChange }: Props) {
     </Popover>
   );
 }
+
+/** Skips the chat's streaming re-renders: the same model (by value) and handler draw the same picker. */
+export const ModelPicker = memo(
+  ModelPickerContent,
+  (prev, next) =>
+    prev.onChange === next.onChange &&
+    (prev.value && choiceValue(prev.value)) === (next.value && choiceValue(next.value)),
+);

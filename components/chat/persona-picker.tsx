@@ -4,7 +4,7 @@
 // registry, and the Tools panel follows).
 import { useMutation, useQuery } from "@tanstack/react-query";
 import Link from "next/link";
-import { useState } from "react";
+import { memo, useState } from "react";
 
 import { useTRPC } from "@/components/providers/trpc-provider.tsx";
 import { Select } from "@/components/ui/select.tsx";
@@ -14,7 +14,7 @@ type Props = { sessionId: string; value: string | null };
 /** Radix forbids an empty item value: "no persona" is this sentinel in the select. */
 const NO_PERSONA = "none";
 
-export function PersonaPicker({ sessionId, value }: Props) {
+function PersonaPickerContent({ sessionId, value }: Props) {
   const trpc = useTRPC();
   const personas = useQuery(trpc.policy.personas.list.queryOptions());
   const [chosen, setChosen] = useState<string | null>(value);
@@ -52,3 +52,6 @@ export function PersonaPicker({ sessionId, value }: Props) {
     </div>
   );
 }
+
+/** Skips the chat's streaming re-renders (its props are plain values). */
+export const PersonaPicker = memo(PersonaPickerContent);

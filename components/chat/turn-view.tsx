@@ -15,13 +15,13 @@ import { ExcludableMessage } from "@/components/overlays/excludable-message.tsx"
 import { ToolOverlayControls } from "@/components/overlays/tool-overlay-controls.tsx";
 import { Button } from "@/components/ui/button.tsx";
 
-import type { ApprovalView, ToolResultView } from "./chat-state.ts";
 import { LiveMarkdown, Markdown } from "./markdown.tsx";
 import { FollowupQuestion } from "./followup-question.tsx";
+import { AnswerActions } from "./message-actions.tsx";
 import { SubAgentCard } from "./sub-agent-card.tsx";
 import { ToolCallCard } from "./tool-call-card.tsx";
-import { describeToolStatus, toolStatusLabels } from "./tool-status.ts";
-import { TurnDetails, type ToolTiming } from "./turn-details.tsx";
+import { listToolTimings } from "./tool-timings.ts";
+import { TurnDetails } from "./turn-details.tsx";
 import { describeFailure } from "./turn-failure.ts";
 import { areTurnPropsEqual, type TurnMemoProps } from "./turn-props-equal.ts";
 
@@ -37,7 +37,7 @@ const statusLabels: Record<string, string> = {
 function CompletionResult({ args }: { args: unknown }) {
   const result = (args as { result?: unknown } | null)?.result;
   return (
-    <div data-testid="completion-result">
+    <div className="w-full" data-testid="completion-result">
       <Markdown text={typeof result === "string" ? result : ""} />
     </div>
   );
@@ -64,8 +64,10 @@ function renderPart(part: MessageDto["parts"][number], key: string, ctx: PartCon
       </details>
     );
   if (part.type !== "tool-call") return null;
-  if (part.name === ATTEMPT_COMPLETION) return <CompletionResult key={key} args={part.args} />;
-  if (part.name === ASK_FOLLOWUP_QUESTION)
+  // A talk-back call the turn refused (switched off, bad arguments) shows as the tool card it is.
+  const isRefused = toolResults[part.id]?.isError === true;
+  if (part.name === ATTEMPT_COMPLETION && !isRefused) return <CompletionResult key={key} args={part.args} />;
+  if (part.name === ASK_FOLLOWUP_QUESTION && (questions[part.id] || !isRefused))
     return <FollowupQuestion key={key} question={questions[part.id]} args={part.args} turnStatus={turnStatus} />;
   const card = (
     <ToolCallCard
@@ -147,20 +149,13 @@ function KeptNote() {
   );
 }
 
-function listToolTimings(
-  turn: TurnDto,
-  messages: MessageDto[],
-  toolResults: Record<string, ToolResultView>,
-  approvals: Record<string, ApprovalView>,
-): ToolTiming[] {
-  return messages.flatMap((message) =>
-    message.parts.flatMap((part) => {
-      if (part.type !== "tool-call") return [];
-      const result = toolResults[part.id];
-      const status = describeToolStatus({ result, approval: approvals[part.id]?.status, turnStatus: turn.status });
-      return [{ id: part.id, name: part.name, durationMs: result?.durationMs, status: toolStatusLabels[status] }];
-    }),
-  );
+/** The answer's written text (tool calls and reasoning left out), for Copy. */
+function answerTextOf(messages: MessageDto[]): string {
+  return messages
+    .filter((message) => message.role === "assistant")
+    .flatMap((message) => message.parts.flatMap((part) => (part.type === "text" ? [part.text] : [])))
+    .join("\n\n")
+    .trim();
 }
 
 function FailureNotice({ turn, onRetry }: { turn: TurnDto; onRetry?: () => void }) {
@@ -190,6 +185,26 @@ function FailureNotice({ turn, onRetry }: { turn: TurnDto; onRetry?: () => void 
       )}
     </div>
   );
+}
+
+/** The turn is paused on a followup question the user has not answered yet. */
+function isAwaitingAnswer(turnId: string, questions: Props["questions"]): boolean {
+  return Object.values(questions).some((question) => question.turnId === turnId && question.status === "pending");
+}
+
+/** The notes of the tool-call limits the turn hit (the one its error already says is left out). */
+function LimitNotes({ notes, turn }: { notes: string[]; turn: TurnDto }) {
+  return notes
+    .filter((note) => note !== turn.error?.message)
+    .map((note) => (
+      <p
+        key={note}
+        className="rounded-md bg-amber-50 px-2 py-1 text-xs text-amber-800 dark:bg-amber-950 dark:text-amber-200"
+        data-testid="limit-note"
+      >
+        {note}
+      </p>
+    ));
 }
 
 function TurnViewContent({
@@ -226,7 +241,12 @@ function TurnViewContent({
     );
   }
   return (
-    <article className="space-y-2" aria-label="Assistant answer" data-testid="assistant-turn" data-status={turn.status}>
+    <article
+      className="group space-y-2"
+      aria-label="Assistant answer"
+      data-testid="assistant-turn"
+      data-status={turn.status}
+    >
       <Parts
         messages={messages}
         toolResults={toolResults}
@@ -236,20 +256,10 @@ function TurnViewContent({
         subAgents={subAgents}
         turnStatus={turn.status}
       />
-      {limitNotes
-        .filter((note) => note !== turn.error?.message)
-        .map((note) => (
-          <p
-            key={note}
-            className="rounded-md bg-amber-50 px-2 py-1 text-xs text-amber-800 dark:bg-amber-950 dark:text-amber-200"
-            data-testid="limit-note"
-          >
-            {note}
-          </p>
-        ))}
+      <LimitNotes notes={limitNotes} turn={turn} />
       {isLive && (
         <p className="animate-pulse text-sm text-zinc-500" aria-live="polite">
-          Writing…
+          {isAwaitingAnswer(turn.id, questions) ? "Waiting for your answer…" : "Writing…"}
         </p>
       )}
       {turn.status === "failed" && <FailureNotice turn={turn} onRetry={onRetry} />}
@@ -263,11 +273,16 @@ function TurnViewContent({
       {turn.status === "completed" && turn.error && (
         <p className="text-sm text-amber-700 dark:text-amber-300">{turn.error.message}</p>
       )}
-      <TurnDetails
-        turn={turn}
-        toolTimings={listToolTimings(turn, messages, toolResults, approvals)}
-        subAgentRuns={Object.values(subAgents ?? {}).filter((run) => run.turnId === turn.id)}
-      />
+      <div className="flex flex-wrap items-center justify-between gap-x-2">
+        <TurnDetails
+          turn={turn}
+          toolTimings={listToolTimings(turn, messages, toolResults, approvals)}
+          subAgentRuns={Object.values(subAgents ?? {}).filter((run) => run.turnId === turn.id)}
+        />
+        {!isLive && (
+          <AnswerActions text={answerTextOf(messages)} onRegenerate={turn.status === "failed" ? undefined : onRetry} />
+        )}
+      </div>
     </article>
   );
 }

@@ -2,13 +2,14 @@
 // A user's message in the conversation. The last one can be edited: the pencil opens an inline
 // editor (Enter sends, Shift+Enter adds a line, Escape cancels) and sending replaces the message
 // and its answers with a fresh answer to the new text. ↑ in the empty composer opens the same editor.
-// The pencil shows on hover or keyboard focus.
+// Copy and the pencil show on hover or keyboard focus (message-actions.tsx).
 import { memo, useState, type KeyboardEvent } from "react";
 
 import { Button } from "@/components/ui/button.tsx";
+import { cn } from "@/components/ui/cn.ts";
 import { PencilIcon } from "@/components/ui/icons.tsx";
-import { Tooltip } from "@/components/ui/tooltip.tsx";
 
+import { CopyAction, IconAction, revealOnHover } from "./message-actions.tsx";
 import { EDIT_LAST_MESSAGE_EVENT, useWindowEvent } from "./shortcuts.ts";
 
 type Props = {
@@ -69,18 +70,14 @@ function UserMessageContent({ text, onEdit }: Props) {
 
   return (
     <div className="group flex max-w-[85%] items-start gap-1 self-end">
-      {onEdit && (
-        <Tooltip content="Edit">
-          <button
-            type="button"
-            aria-label="Edit message"
-            onClick={() => setDraft(text)}
-            className="mt-1 rounded-md p-1.5 text-zinc-600 hover:bg-zinc-100 md:opacity-0 md:group-hover:opacity-100 md:focus-visible:opacity-100 focus-visible:outline-2 focus-visible:outline-blue-600 dark:text-zinc-400 dark:hover:bg-zinc-800"
-          >
+      <div className={cn("mt-1 flex", revealOnHover)}>
+        <CopyAction text={text} label="Copy message" />
+        {onEdit && (
+          <IconAction label="Edit message" onClick={() => setDraft(text)}>
             <PencilIcon className="size-3.5" />
-          </button>
-        </Tooltip>
-      )}
+          </IconAction>
+        )}
+      </div>
       <p
         className="min-w-0 whitespace-pre-wrap rounded-lg bg-zinc-100 px-3 py-2 [overflow-wrap:anywhere] dark:bg-zinc-800"
         data-testid="user-message"
