@@ -10,10 +10,9 @@ import { memo } from "react";
 import type { MessageDto, TurnDto } from "@/server/session/history.ts";
 import { Button } from "@/components/ui/button.tsx";
 
-import type { ApprovalView, ToolResultView } from "./chat-state.ts";
 import { AnswerActions } from "./message-actions.tsx";
-import { describeToolStatus, toolStatusLabels } from "./tool-status.ts";
-import { TurnDetails, type ToolTiming } from "./turn-details.tsx";
+import { listToolTimings } from "./tool-timings.ts";
+import { TurnDetails } from "./turn-details.tsx";
 import { describeFailure } from "./turn-failure.ts";
 import { Parts } from "./turn-parts.tsx";
 import { areTurnPropsEqual, type TurnMemoProps } from "./turn-props-equal.ts";
@@ -25,22 +24,6 @@ const statusLabels: Record<string, string> = {
   cancelled: "Stopped.",
   interrupted: "Interrupted: the server stopped while writing this answer; the partial answer is kept.",
 };
-
-function listToolTimings(
-  turn: TurnDto,
-  messages: MessageDto[],
-  toolResults: Record<string, ToolResultView>,
-  approvals: Record<string, ApprovalView>,
-): ToolTiming[] {
-  return messages.flatMap((message) =>
-    message.parts.flatMap((part) => {
-      if (part.type !== "tool-call") return [];
-      const result = toolResults[part.id];
-      const status = describeToolStatus({ result, approval: approvals[part.id]?.status, turnStatus: turn.status });
-      return [{ id: part.id, name: part.name, durationMs: result?.durationMs, status: toolStatusLabels[status] }];
-    }),
-  );
-}
 
 /** The answer's written text (tool calls and reasoning left out), for Copy. */
 function answerTextOf(messages: MessageDto[]): string {
