@@ -36,19 +36,27 @@ export function ExcludableMessage({ messageId, canExclude = true, align = "start
   const controls = useOverlayControls();
   if (!controls) return <>{children}</>;
   const excluded = controls.view.excludedMessages.get(messageId);
-  const alignment = align === "end" ? "items-end" : "items-start";
+  // The children stretch to the full width (a code block scrolls inside it instead of widening the
+  // page); only the label and the control are aligned.
+  const alignment = align === "end" ? "self-end" : "self-start";
   if (excluded)
     return (
-      <div className={`flex flex-col gap-1 ${alignment}`} data-testid="excluded-message" data-message-id={messageId}>
-        <ExcludedLabel onInclude={() => controls.actions.remove(excluded.id)} />
-        <div className={`flex w-full flex-col gap-2 opacity-50 ${alignment}`}>{children}</div>
+      <div className="flex flex-col gap-1" data-testid="excluded-message" data-message-id={messageId}>
+        <div className={alignment}>
+          <ExcludedLabel onInclude={() => controls.actions.remove(excluded.id)} />
+        </div>
+        <div className="flex min-w-0 flex-col gap-2 opacity-50">{children}</div>
       </div>
     );
   return (
-    <div className={`flex flex-col gap-2 ${alignment}`} data-message-id={messageId}>
+    <div className="flex min-w-0 flex-col gap-2" data-message-id={messageId}>
       {children}
       {canExclude && (
-        <button type="button" className={linkButton} onClick={() => controls.actions.excludeMessage(messageId)}>
+        <button
+          type="button"
+          className={`${linkButton} ${alignment}`}
+          onClick={() => controls.actions.excludeMessage(messageId)}
+        >
           Exclude from context
         </button>
       )}
