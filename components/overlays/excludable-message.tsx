@@ -1,9 +1,12 @@
 "use client";
-// A message of the conversation with its context control: "Exclude from context" leaves it out of
+// A message of the conversation with its context control (shown on hover or focus on wide screens,
+// like the other message actions): "Exclude from context" leaves it out of
 // what the model is sent from the next request on (the stored chat keeps it); an excluded message is
 // dimmed under the label "Excluded from context" with "Include again". Without overlays (outside a
 // chat, or for a message that is never sent again) it renders its children as they are.
 import type { ReactNode } from "react";
+
+import { revealOnHover } from "@/components/chat/message-actions.tsx";
 
 import { useOverlayControls } from "./overlay-context.tsx";
 
@@ -49,12 +52,12 @@ export function ExcludableMessage({ messageId, canExclude = true, align = "start
       </div>
     );
   return (
-    <div className="flex min-w-0 flex-col gap-2" data-message-id={messageId}>
+    <div className="group flex min-w-0 flex-col gap-2" data-message-id={messageId}>
       {children}
       {canExclude && (
         <button
           type="button"
-          className={`${linkButton} ${alignment}`}
+          className={`${linkButton} ${alignment} ${revealOnHover}`}
           onClick={() => controls.actions.excludeMessage(messageId)}
         >
           Exclude from context
