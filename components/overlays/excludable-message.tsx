@@ -1,9 +1,12 @@
 "use client";
-// A message of the conversation with its context control: "Exclude from context" leaves it out of
+// A message of the conversation with its context control (shown on hover or focus on wide screens,
+// like the other message actions): "Exclude from context" leaves it out of
 // what the model is sent from the next request on (the stored chat keeps it); an excluded message is
 // dimmed under the label "Excluded from context" with "Include again". Without overlays (outside a
 // chat, or for a message that is never sent again) it renders its children as they are.
 import type { ReactNode } from "react";
+
+import { revealOnHover } from "@/components/chat/message-actions.tsx";
 
 import { useOverlayControls } from "./overlay-context.tsx";
 
@@ -36,19 +39,27 @@ export function ExcludableMessage({ messageId, canExclude = true, align = "start
   const controls = useOverlayControls();
   if (!controls) return <>{children}</>;
   const excluded = controls.view.excludedMessages.get(messageId);
-  const alignment = align === "end" ? "items-end" : "items-start";
+  // The children stretch to the full width (a code block scrolls inside it instead of widening the
+  // page); only the label and the control are aligned.
+  const alignment = align === "end" ? "self-end" : "self-start";
   if (excluded)
     return (
-      <div className={`flex flex-col gap-1 ${alignment}`} data-testid="excluded-message" data-message-id={messageId}>
-        <ExcludedLabel onInclude={() => controls.actions.remove(excluded.id)} />
-        <div className={`flex w-full flex-col gap-2 opacity-50 ${alignment}`}>{children}</div>
+      <div className="flex flex-col gap-1" data-testid="excluded-message" data-message-id={messageId}>
+        <div className={alignment}>
+          <ExcludedLabel onInclude={() => controls.actions.remove(excluded.id)} />
+        </div>
+        <div className="flex min-w-0 flex-col gap-2 opacity-50">{children}</div>
       </div>
     );
   return (
-    <div className={`flex flex-col gap-2 ${alignment}`} data-message-id={messageId}>
+    <div className="group flex min-w-0 flex-col gap-2" data-message-id={messageId}>
       {children}
       {canExclude && (
-        <button type="button" className={linkButton} onClick={() => controls.actions.excludeMessage(messageId)}>
+        <button
+          type="button"
+          className={`${linkButton} ${alignment} ${revealOnHover}`}
+          onClick={() => controls.actions.excludeMessage(messageId)}
+        >
           Exclude from context
         </button>
       )}

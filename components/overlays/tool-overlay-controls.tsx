@@ -6,6 +6,7 @@
 // result". The stored chat keeps everything.
 import { useState, type ReactNode } from "react";
 
+import { revealOnHover } from "@/components/chat/message-actions.tsx";
 import { Button } from "@/components/ui/button.tsx";
 
 import { ExcludedLabel, linkButton } from "./excludable-message.tsx";
@@ -77,7 +78,7 @@ export function ToolOverlayControls({ callId, roundCallIds, name, hasResult, chi
     );
   const replaced = view.replacedResults.get(callId);
   return (
-    <div className="flex flex-col gap-1" data-call-id={callId}>
+    <div className="group flex flex-col gap-1" data-call-id={callId}>
       {children}
       {replaced && (
         <p
@@ -97,7 +98,7 @@ export function ToolOverlayControls({ callId, roundCallIds, name, hasResult, chi
           onCancel={() => setIsWriting(false)}
         />
       ) : (
-        <div className="flex gap-2">
+        <div className={`flex gap-2 ${revealOnHover}`}>
           <button type="button" className={linkButton} onClick={() => actions.excludeRound(callId)}>
             Exclude round
           </button>
