@@ -88,7 +88,7 @@ export function FollowupQuestion({ question, args, turnStatus }: Props) {
   return (
     <section
       aria-label="Question from the assistant"
-      className="my-2 flex flex-col gap-2 rounded-md border border-sky-200 bg-sky-50 px-3 py-2 text-sm text-sky-950 dark:border-sky-900 dark:bg-sky-950 dark:text-sky-100"
+      className="my-2 flex w-full flex-col gap-2 rounded-md border border-sky-200 bg-sky-50 px-3 py-2 text-sm text-sky-950 dark:border-sky-900 dark:bg-sky-950 dark:text-sky-100"
       data-testid="followup-question"
       data-status={status}
     >

@@ -36,7 +36,7 @@ const statusLabels: Record<string, string> = {
 function CompletionResult({ args }: { args: unknown }) {
   const result = (args as { result?: unknown } | null)?.result;
   return (
-    <div data-testid="completion-result">
+    <div className="w-full" data-testid="completion-result">
       <Markdown text={typeof result === "string" ? result : ""} />
     </div>
   );
@@ -61,8 +61,10 @@ function renderPart(part: MessageDto["parts"][number], key: string, ctx: PartCon
       </details>
     );
   if (part.type !== "tool-call") return null;
-  if (part.name === ATTEMPT_COMPLETION) return <CompletionResult key={key} args={part.args} />;
-  if (part.name === ASK_FOLLOWUP_QUESTION)
+  // A talk-back call the turn refused (switched off, bad arguments) shows as the tool card it is.
+  const isRefused = toolResults[part.id]?.isError === true;
+  if (part.name === ATTEMPT_COMPLETION && !isRefused) return <CompletionResult key={key} args={part.args} />;
+  if (part.name === ASK_FOLLOWUP_QUESTION && (questions[part.id] || !isRefused))
     return <FollowupQuestion key={key} question={questions[part.id]} args={part.args} turnStatus={turnStatus} />;
   const card = (
     <ToolCallCard
@@ -186,6 +188,11 @@ function FailureNotice({ turn, onRetry }: { turn: TurnDto; onRetry?: () => void 
   );
 }
 
+/** The turn is paused on a followup question the user has not answered yet. */
+function isAwaitingAnswer(turnId: string, questions: Props["questions"]): boolean {
+  return Object.values(questions).some((question) => question.turnId === turnId && question.status === "pending");
+}
+
 /** The notes of the tool-call limits the turn hit (the one its error already says is left out). */
 function LimitNotes({ notes, turn }: { notes: string[]; turn: TurnDto }) {
   return notes
@@ -250,7 +257,7 @@ function TurnViewContent({
       <LimitNotes notes={limitNotes} turn={turn} />
       {isLive && (
         <p className="animate-pulse text-sm text-zinc-500" aria-live="polite">
-          Writing…
+          {isAwaitingAnswer(turn.id, questions) ? "Waiting for your answer…" : "Writing…"}
         </p>
       )}
       {turn.status === "failed" && <FailureNotice turn={turn} onRetry={onRetry} />}

@@ -45,14 +45,10 @@ export function ExcludableMessage({ messageId, canExclude = true, align = "start
       </div>
     );
   return (
-    <div className={`group/overlay flex flex-col gap-2 ${alignment}`} data-message-id={messageId}>
+    <div className={`flex flex-col gap-2 ${alignment}`} data-message-id={messageId}>
       {children}
       {canExclude && (
-        <button
-          type="button"
-          className={`${linkButton} opacity-60 group-hover/overlay:opacity-100 focus-visible:opacity-100`}
-          onClick={() => controls.actions.excludeMessage(messageId)}
-        >
+        <button type="button" className={linkButton} onClick={() => controls.actions.excludeMessage(messageId)}>
           Exclude from context
         </button>
       )}

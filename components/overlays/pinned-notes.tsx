@@ -62,7 +62,7 @@ export function PinnedNotes({ streaming, revision, error }: Props) {
       {streaming && pendingKey && pendingKey !== kept && (
         <div data-testid="overlays-pending">
           <PendingChangeNotice
-            label="Context change pending: applies on the next request of this answer."
+            label="Context overlays changed: they apply on the next request of this answer."
             isApplying={applyNow.isPending}
             onApplyNow={() => applyNow.mutate({ turnId: streaming.turnId })}
             onKeep={() => setKept(pendingKey)}
@@ -77,7 +77,7 @@ export function PinnedNotes({ streaming, revision, error }: Props) {
               className="flex items-start gap-2 rounded-md bg-yellow-50 px-2 py-1 text-yellow-950 dark:bg-yellow-950 dark:text-yellow-100"
               data-testid="pinned-note"
             >
-              <span aria-hidden="true">📌</span>
+              <span className="text-xs font-medium uppercase text-yellow-800 dark:text-yellow-300">Pinned</span>
               <span className="min-w-0 flex-1 whitespace-pre-wrap [overflow-wrap:anywhere]">{pin.text}</span>
               <button type="button" className={linkButton} onClick={() => controls.actions.remove(pin.id)}>
                 Unpin

@@ -1,5 +1,5 @@
 // Page object: one chat — composer, streamed answers (failed ones with their alert), superseded
-// answers, tool cards with their status and approvals, the tools summary chip and the Tools panel it
+// answers, tool cards with their status and approvals, followup questions and completion results, the tools summary chip and the Tools panel it
 // opens (docked on wide screens, a bottom sheet on phones) with its connectors (collapsed to one
 // line until expanded), switches, Radix policy selects and pending-change notice, stop, regenerate,
 // turn details and the model picker.
@@ -115,6 +115,40 @@ export class ChatPage {
 
   denyButton(tool: string): Locator {
     return this.page.getByRole("button", { name: `Deny ${tool}`, exact: true });
+  }
+
+  /** The Tools panel's checkbox of a built-in tool (`builtin.attempt_completion`). */
+  builtinSwitch(name: string): Locator {
+    return this.toolsPanel().getByRole("checkbox", { name: `Allow ${name}`, exact: true });
+  }
+
+  async switchBuiltin(name: string, on: boolean): Promise<void> {
+    await this.openTools();
+    const box = this.builtinSwitch(name);
+    await expect(box).toBeEnabled();
+    if ((await box.isChecked()) !== on) await box.click(); // controlled: flips once the server saved it
+    await expect(box).toBeChecked({ checked: on });
+  }
+
+  /** The last followup question (builtin.ask_followup_question) of the last answer. */
+  lastQuestion(): Locator {
+    return this.lastAnswer().getByTestId("followup-question").last();
+  }
+
+  /** One of the suggested answers of the last question, as a button. */
+  questionOption(option: string): Locator {
+    return this.lastQuestion().getByRole("button", { name: option, exact: true });
+  }
+
+  /** Answers the last question in its own words (the free-text field, then Answer). */
+  async answerQuestion(text: string): Promise<void> {
+    await this.lastQuestion().getByRole("textbox", { name: "Your answer", exact: true }).fill(text);
+    await this.lastQuestion().getByRole("button", { name: "Answer", exact: true }).click();
+  }
+
+  /** The final answer an attempt_completion call gave, rendered as Markdown. */
+  completionResult(): Locator {
+    return this.lastAnswer().getByTestId("completion-result");
   }
 
   /** The model's last written text in the last answer (tool cards excluded). */

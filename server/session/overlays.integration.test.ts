@@ -143,6 +143,7 @@ describe("the overlays router", () => {
 
     const after = await caller(alice.userId).overlays.list({ sessionId: alice.sessionId });
     expect(after).toMatchObject({ revision: 1, overlays: [{ id: overlayId, kind: "exclude", messageId: message.id }] });
+    expect(Math.abs(after.overlays[0]!.createdAt.getTime() - Date.now())).toBeLessThan(60_000);
     expect((await caller(alice.userId).overlays.remove({ overlayId })).overlays).toEqual([]);
     await expect(mallory.pin({ sessionId: bob.sessionId, text: "   " })).rejects.toMatchObject({ code: "BAD_REQUEST" });
   });

@@ -6,7 +6,7 @@
 // request (turn-runner.ts), so a change applies on the next request; `chat.applyNow` restarts the
 // streaming answer on it instead. The canonical messages are never touched.
 import type { ContextOverlay, OverlayKind } from "../core/context-overlays.ts";
-import type { Db } from "../db/client.ts";
+import { poolOf, type Db } from "../db/client.ts";
 import { AppError } from "../errors.ts";
 import { appendEvent } from "./event-log.ts";
 
@@ -19,15 +19,25 @@ export type NewOverlay =
   | { kind: "pin"; text: string }
   | { kind: "replace"; callId: string; text: string };
 
-const select = { id: true, kind: true, messageId: true, callId: true, text: true, createdAt: true } as const;
-
-/** The overlays a request is rendered with and their revision (no owner check: the turn's own chat). */
+/**
+ * The overlays a request is rendered with and their revision (no owner check: the turn's own chat).
+ * Read before every model request, so it is one raw statement on the client's pool (as the other
+ * hot-path reads, see transcript.ts), both from one snapshot.
+ */
 export async function loadOverlays(db: Db, sessionId: string): Promise<OverlayListDto> {
-  const [session, overlays] = await Promise.all([
-    db.chatSession.findUnique({ where: { id: sessionId }, select: { overlayRevision: true } }),
-    db.contextOverlay.findMany({ where: { sessionId }, orderBy: [{ createdAt: "asc" }, { id: "asc" }], select }),
-  ]);
-  return { revision: session?.overlayRevision ?? 0, overlays };
+  const { rows } = await poolOf(db).query<{ revision: number; overlays: (OverlayDto & { createdAt: string })[] }>(
+    `SELECT s."overlayRevision" AS revision,
+      COALESCE((SELECT json_agg(json_build_object('id', o."id", 'kind', o."kind", 'messageId', o."messageId",
+          'callId', o."callId", 'text', o."text", 'createdAt', o."createdAt") ORDER BY o."createdAt", o."id")
+        FROM "ContextOverlay" o WHERE o."sessionId" = s."id"), '[]') AS overlays
+    FROM "ChatSession" s WHERE s."id" = $1`,
+    [sessionId],
+  );
+  const row = rows[0];
+  if (!row) return { revision: 0, overlays: [] };
+  // createdAt is a UTC timestamp without a zone (as Prisma writes it).
+  const overlays = row.overlays.map((o) => ({ ...o, createdAt: new Date(`${o.createdAt}Z`) }));
+  return { revision: row.revision, overlays };
 }
 
 export async function listOverlays(db: Db, ownerId: string, sessionId: string): Promise<OverlayListDto> {
