@@ -3,6 +3,7 @@
 import type { ApprovalDto } from "@/server/policy/approvals.ts";
 import type { QuestionDto } from "@/server/policy/followup-questions.ts";
 import type { MessageDto, TurnDto } from "@/server/session/history.ts";
+import type { SubAgentRunDto } from "@/server/session/sub-agent-store.ts";
 
 export type ChatEvent = {
   id: string;
@@ -43,6 +44,8 @@ export type ChatState = {
   toolProgress: Record<string, ToolProgressView>;
   /** By call id. */
   approvals: Record<string, ApprovalView>;
+  /** Personas consulted as sub-agents, by the parent tool call's id; each event carries the whole run. */
+  subAgents: Record<string, SubAgentRunDto>;
   /** Followup questions, by call id. */
   questions: Record<string, QuestionView>;
   /** By turn id: what the user is told when a tool-call limit stopped calls (each message once). */

@@ -21,6 +21,7 @@ const history: SessionHistoryDto & HistoryPolicyDto = {
   lastEventId: null,
   personaId: null,
   approvals: [],
+  subAgentRuns: [],
   questions: [],
 };
 

@@ -61,6 +61,7 @@ export function createChatState(history: SessionHistoryDto & HistoryPolicyDto): 
     toolResults,
     toolProgress: {},
     approvals,
+    subAgents: Object.fromEntries(history.subAgentRuns.map((run) => [run.callId, run])),
     questions: questionsFromHistory(history.questions),
     limitNotes,
     lastEventId: history.lastEventId,
@@ -216,6 +217,10 @@ function applyData(state: ChatState, event: ChatEvent): ChatState {
         ...(typeof data.message === "string" ? { message: data.message } : {}),
       };
       return { ...state, toolProgress: { ...state.toolProgress, [String(data.callId)]: view } };
+    }
+    case "subagent.updated": {
+      const run = data.run as ChatState["subAgents"][string];
+      return { ...state, subAgents: { ...state.subAgents, [run.callId]: run } };
     }
     case "tools.changed":
       return { ...state, toolsRevision: Math.max(state.toolsRevision, Number(data.revision)) };

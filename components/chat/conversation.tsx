@@ -121,6 +121,7 @@ export function Conversation({ state, onEdit: editNow, onRetry: retryNow }: Prop
         toolResults={state.toolResults}
         toolProgress={state.toolProgress}
         approvals={state.approvals}
+        subAgents={state.subAgents}
         questions={state.questions}
         limitNotes={state.limitNotes[turn.id] ?? []}
         supersededLabel={label ?? supersededLabel(turn, state.turns)}

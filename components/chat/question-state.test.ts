@@ -22,6 +22,7 @@ const history: SessionHistoryDto & HistoryPolicyDto = {
   personaId: null,
   approvals: [],
   questions: [],
+  subAgentRuns: [],
 };
 
 const asked: ChatEvent = {

@@ -6,7 +6,7 @@
 // is stored on the server, so any app instance running the turn picks it up), then shows the
 // decision. A denied call's result is the denial the model was given.
 import { useMutation } from "@tanstack/react-query";
-import { useState } from "react";
+import { useState, type ReactNode } from "react";
 
 import { useTRPC } from "@/components/providers/trpc-provider.tsx";
 import { Button } from "@/components/ui/button.tsx";
@@ -29,6 +29,8 @@ type Props = {
   approval: ApprovalView | undefined;
   /** The status of the turn this call belongs to (`streaming` while it runs). */
   turnStatus: string;
+  /** Shown open under the summary, e.g. a sub-agent's live progress (sub-agent-card.tsx). */
+  children?: ReactNode;
 };
 
 const MAX_PREVIEW = 2_000;
@@ -138,7 +140,7 @@ function ApprovalPrompt(props: {
   );
 }
 
-export function ToolCallCard({ name, args, result, progress, approval, turnStatus }: Props) {
+export function ToolCallCard({ name, args, result, progress, approval, turnStatus, children }: Props) {
   const trpc = useTRPC();
   const decide = useMutation(trpc.policy.decideApproval.mutationOptions());
   // The decision shows as soon as the server stored it; the event confirming it follows.
@@ -181,6 +183,7 @@ export function ToolCallCard({ name, args, result, progress, approval, turnStatu
           )}
         </div>
       </details>
+      {children}
       {errorLine && (
         <p
           className="border-t border-zinc-200 px-3 py-2 text-xs text-red-700 [overflow-wrap:anywhere] dark:border-zinc-800 dark:text-red-300"

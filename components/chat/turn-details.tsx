@@ -1,9 +1,11 @@
 "use client";
 // The audit of one turn, in a drawer: a table of its model requests (the tool revision each used,
 // how it finished, its tokens and time, and under it the exact tool names the model was shown) and
-// a table of its tool calls (status, duration). The line under the answer summarises the turn (provider, model, duration, tokens)
+// a table of its tool calls (status, duration), and the requests of each sub-agent it consulted
+// (persona, model, and per request the same audit: revision and exact tool names). The line under the answer summarises the turn (provider, model, duration, tokens)
 // and opens the drawer.
 import type { TurnDto } from "@/server/session/history.ts";
+import type { SubAgentRunDto } from "@/server/session/sub-agent-store.ts";
 import { RequestOverlays } from "@/components/overlays/request-overlays.tsx";
 import { Sheet, SheetContent, SheetTrigger } from "@/components/ui/sheet.tsx";
 
@@ -27,10 +29,12 @@ function formatTokens(request: TurnDto["requests"][number]): string {
   return `${request.inputTokens ?? 0} in / ${request.outputTokens ?? 0} out`;
 }
 
-function RequestsTable({ turn }: { turn: TurnDto }) {
-  if (turn.requests.length === 0) return <p className="text-xs text-zinc-500">No request yet.</p>;
+type RequestsProps = { requests: TurnDto["requests"]; testId?: string; rowTestId?: string };
+
+function RequestsTable({ requests, testId = "turn-requests", rowTestId = "turn-request" }: RequestsProps) {
+  if (requests.length === 0) return <p className="text-xs text-zinc-500">No request yet.</p>;
   return (
-    <table className="w-full border-collapse text-xs" data-testid="turn-requests">
+    <table className="w-full border-collapse text-xs" data-testid={testId}>
       <thead>
         <tr className="border-b border-zinc-200 dark:border-zinc-800">
           <th scope="col" className={headCell}>
@@ -50,11 +54,11 @@ function RequestsTable({ turn }: { turn: TurnDto }) {
           </th>
         </tr>
       </thead>
-      {turn.requests.map((request) => (
+      {requests.map((request) => (
         <tbody
           key={request.index}
           className="border-b border-zinc-200 last:border-0 dark:border-zinc-800"
-          data-testid="turn-request"
+          data-testid={rowTestId}
           data-revision={request.toolsRevision}
         >
           <tr>
@@ -91,6 +95,24 @@ function RequestsTable({ turn }: { turn: TurnDto }) {
       ))}
     </table>
   );
+}
+
+/** The nested requests of each sub-agent the turn consulted, under the persona and model they ran on. */
+function SubAgentRequests({ runs }: { runs: SubAgentRunDto[] }) {
+  return runs.map((run) => (
+    <section
+      key={run.id}
+      aria-labelledby={`sub-agent-${run.id}`}
+      className="flex flex-col gap-2"
+      data-testid="sub-agent-details"
+    >
+      <h3 id={`sub-agent-${run.id}`} className="text-xs font-medium text-zinc-600 dark:text-zinc-400">
+        Sub-agent {run.personaName} · {run.provider} · {run.model} · {run.status} · {run.inputTokens} in /{" "}
+        {run.outputTokens} out tokens
+      </h3>
+      <RequestsTable requests={run.requests} testId="sub-agent-requests" rowTestId="sub-agent-request" />
+    </section>
+  ));
 }
 
 function ToolCallsTable({ toolTimings }: { toolTimings: ToolTiming[] }) {
@@ -130,7 +152,9 @@ function ToolCallsTable({ toolTimings }: { toolTimings: ToolTiming[] }) {
   );
 }
 
-export function TurnDetails({ turn, toolTimings = [] }: { turn: TurnDto; toolTimings?: ToolTiming[] }) {
+type DetailsProps = { turn: TurnDto; toolTimings?: ToolTiming[]; subAgentRuns?: SubAgentRunDto[] };
+
+export function TurnDetails({ turn, toolTimings = [], subAgentRuns = [] }: DetailsProps) {
   const seconds = formatSeconds(turn);
   const tokens = turn.inputTokens !== null ? `${turn.inputTokens} in / ${turn.outputTokens ?? 0} out tokens` : null;
   const summary = [`${turn.provider} · ${turn.model}`, seconds, tokens].filter(Boolean).join(" · ");
@@ -153,8 +177,9 @@ export function TurnDetails({ turn, toolTimings = [] }: { turn: TurnDto; toolTim
             <h3 id={`requests-${turn.id}`} className="text-xs font-medium text-zinc-600 dark:text-zinc-400">
               Model requests
             </h3>
-            <RequestsTable turn={turn} />
+            <RequestsTable requests={turn.requests} />
           </section>
+          <SubAgentRequests runs={subAgentRuns} />
           {toolTimings.length > 0 && (
             <section aria-labelledby={`tools-${turn.id}`} className="flex flex-col gap-2">
               <h3 id={`tools-${turn.id}`} className="text-xs font-medium text-zinc-600 dark:text-zinc-400">

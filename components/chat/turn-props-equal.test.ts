@@ -25,6 +25,7 @@ const history: SessionHistoryDto & HistoryPolicyDto = {
   lastEventId: null,
   personaId: null,
   approvals: [],
+  subAgentRuns: [],
   questions: [],
 };
 

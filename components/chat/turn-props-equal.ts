@@ -6,6 +6,8 @@
 // passes a callback that always calls the latest handler.
 import type { MessageDto, TurnDto } from "@/server/session/history.ts";
 
+import type { SubAgentRunDto } from "@/server/session/sub-agent-store.ts";
+
 import type { ApprovalView, QuestionView, ToolProgressView, ToolResultView } from "./chat-state.ts";
 
 export type TurnMemoProps = {
@@ -16,6 +18,8 @@ export type TurnMemoProps = {
   approvals: Record<string, ApprovalView>;
   /** Followup questions, by call id. */
   questions: Record<string, QuestionView>;
+  /** Sub-agent runs by parent call id (the turn's own calls' runs are compared, and their nested calls). */
+  subAgents?: Record<string, SubAgentRunDto>;
   limitNotes: string[];
   /** The summary of a superseded turn. */
   supersededLabel?: string;
@@ -27,7 +31,7 @@ function isSameList<T>(a: readonly T[], b: readonly T[]): boolean {
   return a.length === b.length && a.every((item, index) => item === b[index]);
 }
 
-function callIdsOf(messages: MessageDto[]): string[] {
+function callIdsOf(messages: Pick<MessageDto, "parts">[]): string[] {
   return messages.flatMap((message) => message.parts.flatMap((part) => (part.type === "tool-call" ? [part.id] : [])));
 }
 
@@ -35,7 +39,11 @@ export function areTurnPropsEqual(prev: TurnMemoProps, next: TurnMemoProps): boo
   if (prev.turn !== next.turn || prev.supersededLabel !== next.supersededLabel) return false;
   if (!prev.onRetry !== !next.onRetry) return false;
   if (!isSameList(prev.messages, next.messages) || !isSameList(prev.limitNotes, next.limitNotes)) return false;
-  return callIdsOf(next.messages).every(
+  const ids = callIdsOf(next.messages);
+  if (!ids.every((id) => prev.subAgents?.[id] === next.subAgents?.[id])) return false;
+  // A sub-agent's own calls: their approvals and progress live in the chat's records too.
+  const nested = ids.flatMap((id) => callIdsOf(next.subAgents?.[id]?.messages ?? []));
+  return [...ids, ...nested].every(
     (id) =>
       prev.toolResults[id] === next.toolResults[id] &&
       prev.approvals[id] === next.approvals[id] &&

@@ -16,6 +16,7 @@ import { useTRPC } from "@/components/providers/trpc-provider.tsx";
 import { CloseIcon } from "@/components/ui/icons.tsx";
 
 import { BuiltinToolSwitches } from "./builtin-tool-switches.tsx";
+import { SubAgentToolList } from "./sub-agent-tool-list.tsx";
 import { PendingChangeNotice } from "./pending-change-notice.tsx";
 import { ToolLimitAndSearch } from "./tool-limit-and-search.tsx";
 import { buildRows, ToolList } from "./tool-list.tsx";
@@ -138,6 +139,7 @@ export function ConnectorPanel(props: ConnectorPanelProps) {
         isBusy={isBusy}
         options={options}
       />
+      <SubAgentToolList tools={state.data?.subAgentTools ?? []} />
     </aside>
   );
 }

@@ -40,6 +40,7 @@ const history: SessionHistoryDto & HistoryPolicyDto = {
   personaId: null,
   approvals: [],
   questions: [],
+  subAgentRuns: [],
 };
 
 describe("the chat state's overlays", () => {

@@ -1,12 +1,20 @@
 "use client";
 // Add or edit a persona: a name, the system prompt its chats use, and the tool allowlist typed as
-// comma-separated entries (`*`, `server.*` or `server.tool`; empty means no tools at all).
+// comma-separated entries (`*`, `server.*` or `server.tool`; empty means no tools at all), and
+// whether chats may consult it as a sub-agent (sub-agent-fields.tsx).
 import { useId, useState, type FormEvent } from "react";
 
 import { FormActions } from "@/components/ui/form-actions.tsx";
 import { TextAreaField, TextField } from "@/components/ui/text-field.tsx";
 
-export type PersonaFormValue = { name: string; systemPrompt: string; toolAllowlist: string[] };
+import { draftOf, SubAgentFields, valueOf, type SubAgentValue } from "./sub-agent-fields.tsx";
+
+export type PersonaFormValue = {
+  name: string;
+  systemPrompt: string;
+  toolAllowlist: string[];
+  subAgent?: SubAgentValue;
+};
 
 type Props = {
   initial?: PersonaFormValue;
@@ -28,11 +36,17 @@ export function PersonaForm({ initial, submitLabel, isPending, onSubmit, onCance
   const [name, setName] = useState(initial?.name ?? "");
   const [systemPrompt, setSystemPrompt] = useState(initial?.systemPrompt ?? "");
   const [allowlist, setAllowlist] = useState(initial ? initial.toolAllowlist.join(", ") : "*");
+  const [subAgent, setSubAgent] = useState(() => draftOf(initial?.subAgent));
   const hintId = useId();
 
   function submit(event: FormEvent) {
     event.preventDefault();
-    onSubmit({ name: name.trim(), systemPrompt: systemPrompt.trim(), toolAllowlist: parseAllowlist(allowlist) });
+    onSubmit({
+      name: name.trim(),
+      systemPrompt: systemPrompt.trim(),
+      toolAllowlist: parseAllowlist(allowlist),
+      subAgent: valueOf(subAgent),
+    });
   }
 
   return (
@@ -59,6 +73,7 @@ export function PersonaForm({ initial, submitLabel, isPending, onSubmit, onCance
           tool name like <code>everything.get-sum</code>. Empty: no tools at all.
         </p>
       </div>
+      <SubAgentFields draft={subAgent} onChange={setSubAgent} />
       <FormActions submitLabel={submitLabel} isPending={isPending} onCancel={onCancel} />
     </form>
   );

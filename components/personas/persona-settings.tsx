@@ -9,6 +9,7 @@ import { Button } from "@/components/ui/button.tsx";
 import { SettingsSection } from "@/components/ui/settings-section.tsx";
 
 import { PersonaForm } from "./persona-form.tsx";
+import { SubAgentSummary } from "./sub-agent-fields.tsx";
 
 type MutationError = {
   message: string;
@@ -19,6 +20,7 @@ const fieldLabels: Record<string, string> = {
   name: "Name",
   systemPrompt: "System prompt",
   toolAllowlist: "Tool allowlist",
+  subAgent: "Sub-agent",
 };
 
 /** Bad input reads as the form's own words ("Tool allowlist, entry 2: …"), not as a raw issue list. */
@@ -32,6 +34,13 @@ function describeError(error: MutationError): string {
     })
     .join("; ");
 }
+
+const INTRO = (
+  <>
+    A persona gives a chat its system prompt and limits which tools the model may see. Choose one in a chat&apos;s
+    header, or make it available as a sub-agent that every chat can consult as a tool.
+  </>
+);
 
 export function PersonaSettings() {
   const trpc = useTRPC();
@@ -50,17 +59,7 @@ export function PersonaSettings() {
   const remove = useMutation(trpc.policy.personas.delete.mutationOptions({ onSuccess: done, onError }));
 
   return (
-    <SettingsSection
-      id="personas-heading"
-      title="Personas"
-      intro={
-        <>
-          A persona gives a chat its system prompt and limits which tools the model may see. Choose one in a chat&apos;s
-          header.
-        </>
-      }
-      error={error}
-    >
+    <SettingsSection id="personas-heading" title="Personas" intro={INTRO} error={error}>
       <ul
         aria-label="Personas"
         className="divide-y divide-zinc-200 rounded-md border border-zinc-200 dark:divide-zinc-800 dark:border-zinc-800"
@@ -83,6 +82,7 @@ export function PersonaSettings() {
                   <p className="truncate font-mono text-xs text-zinc-500">
                     Tools: {persona.toolAllowlist.length > 0 ? persona.toolAllowlist.join(", ") : "none"}
                   </p>
+                  {persona.subAgent && <SubAgentSummary value={persona.subAgent} />}
                 </div>
                 <Button variant="ghost" onClick={() => setMode({ kind: "edit", id: persona.id })}>
                   Edit

@@ -4,9 +4,9 @@
 import { test as setup } from "@playwright/test";
 
 import { SignInPage } from "../pages/sign-in-page.ts";
-import { ALICE, BOB, CAROL, DAN, E2E_PROVIDER_NAME } from "../support/config.ts";
+import { ALICE, BOB, CAROL, DAN, E2E_PROVIDER_NAME, SAGE } from "../support/config.ts";
 
-for (const account of [ALICE, BOB, CAROL, DAN]) {
+for (const account of [ALICE, BOB, CAROL, DAN, SAGE]) {
   setup(`first sign-in of ${account.name}`, async ({ page }) => {
     await page.goto("/");
     await new SignInPage(page).signIn(E2E_PROVIDER_NAME, account.name);

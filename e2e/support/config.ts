@@ -39,5 +39,7 @@ export const BOB = { id: "bob", email: "bob@example.test", name: "Bob Example" }
 /** Users only the usage-limits spec signs in as: their allowance is theirs alone. */
 export const CAROL = { id: "carol", email: "carol@example.test", name: "Carol Example" };
 export const DAN = { id: "dan", email: "dan@example.test", name: "Dan Example" };
+/** The sub-agents spec's user: a sub-agent persona is a tool in every chat of its owner, so only hers. */
+export const SAGE = { id: "sage", email: "sage@example.test", name: "Sage Example" };
 
 export const E2E_DATABASE = E2E_PORT_OFFSET === 0 ? "patchbay_e2e" : `patchbay_e2e_${E2E_PORT_OFFSET}`;

@@ -1,5 +1,5 @@
 // The e2e harness' OIDC issuer: a real oidc-provider issuer with its accounts (Alice, Bob, and Carol
-// and Dan for the usage-limits spec) that the
+// and Dan for the usage-limits spec, Sage for the sub-agents spec) that the
 // app under test is configured to use as its generic OIDC provider. Runs until killed.
 import { startLocalIssuer } from "../../server/auth/local-issuer.ts";
 import {
@@ -7,6 +7,7 @@ import {
   BOB,
   CAROL,
   DAN,
+  SAGE,
   E2E_CLIENT,
   E2E_ISSUER_PORT,
   EXTERNAL_APP_URL,
@@ -16,7 +17,7 @@ import {
 
 const issuer = await startLocalIssuer({
   port: E2E_ISSUER_PORT,
-  accounts: [ALICE, BOB, CAROL, DAN],
+  accounts: [ALICE, BOB, CAROL, DAN, SAGE],
   clients: [
     {
       ...E2E_CLIENT,

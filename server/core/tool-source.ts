@@ -34,8 +34,12 @@ export type ToolErrorCode =
   | "too_many_calls"
   | "rate_limited";
 
-/** A snapshot tool with its policy: `ask` calls wait for the user's approval; absent means `allow`. */
-export type SourceTool = ToolSpec & { policy?: ExposedPolicy };
+/**
+ * A snapshot tool with its policy: `ask` calls wait for the user's approval; absent means `allow`.
+ * `readOnly`: marked read-only by its server (the only tools a read-only sub-agent gets);
+ * `connectorId`: where it lives (`persona` for a sub-agent), when the source knows.
+ */
+export type SourceTool = ToolSpec & { policy?: ExposedPolicy; readOnly?: true; connectorId?: string };
 /** A ToolSnapshot (what renderers take) whose tools carry their policy. */
 export type SourceSnapshot = { revision: number; tools: SourceTool[] };
 

@@ -6,7 +6,13 @@ import { type OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.
 import { type JsonValue } from "../core/canonical.ts";
 import type { RemoteAccess } from "./remote-access.ts";
 
-export type McpTool = { name: string; description: string; inputSchema: Record<string, JsonValue> };
+/** `readOnly`: the server marks the tool read-only (MCP annotations.readOnlyHint: true); absent otherwise. */
+export type McpTool = {
+  name: string;
+  description: string;
+  inputSchema: Record<string, JsonValue>;
+  readOnly?: true;
+};
 /** `needs_authorization`: the server wants the user to connect their account (OAuth) first. */
 export type ConnectionHealth = "idle" | "connecting" | "ready" | "unhealthy" | "needs_authorization" | "closed";
 export type ToolProgress = { progress: number; total?: number; message?: string };

@@ -6,6 +6,8 @@
 import { z } from "zod";
 
 export const BUILTIN_CONNECTOR = "builtin";
+/** The server name of personas offered as sub-agents (`persona.<slug>`, sub-agent-tools.ts); reserved too. */
+export const PERSONA_CONNECTOR = "persona";
 
 /** Names compare without case here: "GitHub" and "github" would confuse anybody reading tool names. */
 export function isSameConnectorName(a: string, b: string): boolean {
@@ -17,4 +19,7 @@ export const connectorNameSchema = z
   .regex(/^[a-zA-Z0-9_-]{1,40}$/, { error: "must be 1-40 letters, digits, '-' or '_'" })
   .refine((name) => !isSameConnectorName(name, BUILTIN_CONNECTOR), {
     error: `"${BUILTIN_CONNECTOR}" is reserved for Patchbay's built-in tools`,
+  })
+  .refine((name) => !isSameConnectorName(name, PERSONA_CONNECTOR), {
+    error: `"${PERSONA_CONNECTOR}" is reserved for personas used as sub-agents`,
   });

@@ -14,6 +14,7 @@ const toolEntrySchema = z.object({
   name: z.string().min(1),
   description: z.string().optional(),
   inputSchema: z.record(z.string(), jsonValueSchema).optional(),
+  annotations: z.object({ readOnlyHint: z.boolean().optional() }).loose().optional(),
 });
 
 /** Every page of tools/list (at most MAX_TOOL_PAGES), each page within `timeoutMs`. */
@@ -28,7 +29,9 @@ export async function listAllTools(client: Client, timeoutMs: number): Promise<M
       const schema = parsed.data?.inputSchema ?? { type: "object" };
       if (!parsed.success || (schema.type ?? "object") !== "object" || tools.has(parsed.data.name)) continue;
       const { name, description = "" } = parsed.data;
-      tools.set(name, { name, description, inputSchema: { ...schema, type: "object" } });
+      const tool: McpTool = { name, description, inputSchema: { ...schema, type: "object" } };
+      if (parsed.data.annotations?.readOnlyHint === true) tool.readOnly = true; // docs/sub-agents.md
+      tools.set(name, tool);
     }
     cursor = result.nextCursor;
     if (cursor === undefined) return [...tools.values()];

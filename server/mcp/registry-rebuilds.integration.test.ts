@@ -150,7 +150,7 @@ describe("a policy or persona change whose rebuild fails", () => {
       where: { sessionId_connectorId: { sessionId, connectorId: ids.ab } },
       data: { toolPolicies: {} },
     });
-    const persona = await createPersona(database.db, userId, {
+    const persona = await createPersona(policyDeps, userId, {
       name: "Only a",
       systemPrompt: "",
       toolAllowlist: ["a.*"],

@@ -22,7 +22,8 @@ import type { JsonValue } from "../core/canonical.ts";
 import type { RegistrySnapshot, RegistryTool } from "./registry-tool.ts";
 import { ToolError, type ToolCallRequest, type ToolOutcome, type ToolSource } from "../core/tool-source.ts";
 import { connectionKey, parseConnectionKey } from "./connection-keys.ts";
-import { BUILTIN_CONNECTOR } from "./connector-names.ts";
+import { BUILTIN_CONNECTOR, PERSONA_CONNECTOR } from "./connector-names.ts";
+import { listSubAgentPersonas, subAgentToolList } from "./sub-agent-tools.ts";
 import { commitRevision, fetchSelections, fetchToolLists, readRegistryState, readRevision } from "./revision-store.ts";
 import {
   buildManifest,
@@ -103,6 +104,8 @@ export class McpRegistry implements ToolSource {
     const tool = snapshot.tools.find((candidate) => candidate.canonicalName === request.canonicalName);
     if (!tool) throw new ToolError("unknown_tool", `The tool ${request.canonicalName} is not available in this chat.`);
     if (tool.connectorId === BUILTIN_CONNECTOR) return this.callBuiltin(tool, request.args, signal);
+    if (tool.connectorId === PERSONA_CONNECTOR)
+      throw new ToolError("unknown_tool", `${tool.canonicalName} is a sub-agent: it runs inside a chat's turn only.`);
     const connector = await this.options.resolveConnector(tool.connectorId);
     if (!connector) throw new ToolError("unknown_tool", `The connector of ${tool.canonicalName} was removed.`);
     return callMcpTool(
@@ -222,8 +225,12 @@ export class McpRegistry implements ToolSource {
         sessionId,
         revision: state.revision,
       });
-      const tools = composeTools(this.builtinList, state.bindings, lists, state.allowlist, state.disabledBuiltins);
+      const personas = await listSubAgentPersonas(db, ownerId);
+      const subAgents = personas.length > 0 ? subAgentToolList(personas) : undefined; // none: nothing stored
+      const { allowlist, disabledBuiltins } = state;
+      const tools = composeTools(this.builtinList, state.bindings, lists, allowlist, disabledBuiltins, subAgents);
       lists.set(BUILTIN_CONNECTOR, this.builtinList);
+      if (subAgents) lists.set(PERSONA_CONNECTOR, subAgents);
       const sources = [...lists.values()].map((source) => source.list);
       const selections = buildSelections(tools, lists);
       const committed = await commitRevision(db, {

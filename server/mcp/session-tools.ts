@@ -19,7 +19,7 @@ import { type ProviderId, providerIdSchema } from "../core/canonical.ts";
 import type { ConnectionPool } from "./connection-pool.ts";
 import type { ConnectionHealth, McpTool } from "./connection-types.ts";
 import { listConnectors } from "./connectors.ts";
-import { BUILTIN_CONNECTOR } from "./connector-names.ts";
+import { BUILTIN_CONNECTOR, PERSONA_CONNECTOR } from "./connector-names.ts";
 import { findNameClashes } from "./name-clashes.ts";
 import { rebuildOrUndo } from "./rebuild-or-undo.ts";
 import type { McpRegistry } from "./registry.ts";
@@ -63,6 +63,8 @@ export type SessionToolsDto = {
   rebuildError: string | null;
   limit: ToolLimitDto | null;
   builtinTools: SessionToolDto[];
+  /** Personas offered as sub-agents (`persona.<slug>`): on while the persona says so, in Settings → Personas. */
+  subAgentTools: { name: string; exposedName: string; description: string }[];
   connectors: SessionConnectorDto[];
 };
 
@@ -146,7 +148,10 @@ export async function getSessionTools(
     ? `This chat's tools could not be updated (${failure.reason}): ${failure.message} The model keeps the tools of revision ${snapshot.revision} until an update succeeds.`
     : null;
   const limit = await toolLimit(db, sessionId, snapshot, options.defaultProvider ?? null);
-  return { revision: snapshot.revision, rebuildError, limit, builtinTools, connectors };
+  const subAgentTools = snapshot.tools
+    .filter((tool) => tool.connectorId === PERSONA_CONNECTOR)
+    .map(({ canonicalName, exposedName, description }) => ({ name: canonicalName, exposedName, description }));
+  return { revision: snapshot.revision, rebuildError, limit, builtinTools, subAgentTools, connectors };
 }
 
 /** Every built-in with its switch; `exposedName` is null for one switched off (or outside the persona). */

@@ -87,6 +87,7 @@ export function expandSelections(
         connectorId,
         toolName,
         policy,
+        ...(tool.readOnly === true && { readOnly: true as const }),
       };
     });
   });

@@ -21,11 +21,16 @@ export function hashJson<T>(value: T, json = JSON.stringify(value)): Hashed<T> {
 
 const hashedLists = new WeakMap<readonly McpTool[], Hashed<readonly McpTool[]>>();
 
-/** The list normalised to `{ name, description, inputSchema }` per tool, hashed once per list object. */
+/**
+ * The list normalised to `{ name, description, inputSchema }` per tool (plus `readOnly: true` for a
+ * tool marked read-only, so unmarked lists keep their hashes), hashed once per list object.
+ */
 export function hashToolList(tools: readonly McpTool[]): Hashed<readonly McpTool[]> {
   const known = hashedLists.get(tools);
   if (known) return known;
-  const normalised = tools.map(({ name, description, inputSchema }) => ({ name, description, inputSchema }));
+  const normalised = tools.map(({ name, description, inputSchema, readOnly }) =>
+    readOnly ? { name, description, inputSchema, readOnly } : { name, description, inputSchema },
+  );
   const list = { ...hashJson(normalised), value: tools };
   hashedLists.set(tools, list);
   return list;

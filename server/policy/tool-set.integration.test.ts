@@ -92,7 +92,7 @@ describe("deny", () => {
 describe("personas", () => {
   it("filter the tools by their allowlist and replace the default system prompt", async () => {
     const { userId, sessionId } = await bed.chatWithFixture("Pirate");
-    const persona = await createPersona(bed.db, userId, {
+    const persona = await createPersona(bed.deps, userId, {
       name: "Echo pirate",
       systemPrompt: "PERSONA PROMPT: answer like a pirate.",
       toolAllowlist: ["fixture.echo", "fixture.slow"],

@@ -20,7 +20,9 @@ export type SessionEventType =
   | "request.finished"
   | "turn.finished"
   | "tools.changed"
-  | "overlays.changed";
+  | "overlays.changed"
+  /** A sub-agent run inside the turn changed: `{ callId, run }` with the whole run (sub-agent-store.ts). */
+  | "subagent.updated";
 
 export type SessionEventDto = {
   id: string;

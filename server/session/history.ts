@@ -4,17 +4,14 @@
 // the event stream from exactly that id. Provider-opaque data stays server-side.
 import type { Db } from "../db/client.ts";
 import { listSessionApprovals, type ApprovalDto } from "../policy/approvals.ts";
+import { toPartDto, type PartDto } from "./part-dto.ts";
 import { listSessionQuestions, type QuestionDto } from "../policy/followup-questions.ts";
-import type { AssistantPart, JsonValue } from "../core/canonical.ts";
 import type { OverlayReport } from "../core/context-overlays.ts";
 import { getChatSession, type ChatSessionDto } from "../db/chat-sessions.ts";
+import { listSubAgentRuns, type SubAgentRunDto } from "./sub-agent-store.ts";
 import { isReplacedMessage, keptFromOf, toCanonicalMessage, type ReplacedMetadata } from "./transcript.ts";
 
-export type PartDto =
-  | { type: "text"; text: string }
-  | { type: "reasoning"; text: string }
-  | { type: "tool-call"; id: string; name: string; args: Record<string, JsonValue> }
-  | { type: "tool-result"; callId: string; name: string; output: JsonValue; isError: boolean; durationMs?: number };
+export { toPartDto, type PartDto } from "./part-dto.ts";
 
 export type MessageDto = {
   id: string;
@@ -78,6 +75,8 @@ export type SessionHistoryDto = {
   };
   messages: MessageDto[];
   turns: TurnDto[];
+  /** Personas consulted as sub-agents, oldest first; each answers one tool call (sub-agent-store.ts). */
+  subAgentRuns: SubAgentRunDto[];
   lastEventId: string | null;
 };
 
@@ -87,19 +86,6 @@ export type SessionHistoryDto = {
  * `questions`: every followup question the model asked, oldest first; a `pending` one waits for an answer.
  */
 export type HistoryPolicyDto = { personaId: string | null; approvals: ApprovalDto[]; questions: QuestionDto[] };
-
-/** Strips provider-opaque data (signatures, provider call ids) before anything leaves the server. */
-export function toPartDto(part: AssistantPart | PartDto): PartDto {
-  switch (part.type) {
-    case "text":
-    case "reasoning":
-      return { type: part.type, text: part.text };
-    case "tool-call":
-      return { type: "tool-call", id: part.id, name: part.name, args: part.args };
-    case "tool-result":
-      return part;
-  }
-}
 
 export async function getSessionHistory(
   db: Db,
@@ -140,6 +126,7 @@ export async function getSessionHistory(
         session,
         personaId,
         approvals: await listSessionApprovals(tx, sessionId),
+        subAgentRuns: await listSubAgentRuns(tx, sessionId),
         questions: await listSessionQuestions(tx, sessionId),
         lastEventId: last ? last.id.toString() : null,
         messages: rows.map((row) => ({

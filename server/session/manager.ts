@@ -39,6 +39,7 @@ import { type TurnSpec } from "./turn-spec.ts";
 import { TurnSweeper } from "./turn-sweeper.ts";
 import { finishTurn, turnSelect } from "./turn-end.ts";
 import { startTurnRows } from "./turn-sql.ts";
+import { createSubAgentRunner } from "./sub-agent-run.ts";
 import type { ToolSource } from "../core/tool-source.ts";
 
 export type { ModelChoice } from "./turn-models.ts";
@@ -278,15 +279,19 @@ export class SessionManager {
 
   /** Runs a stored, announced turn in the background; the chat's persona prompt, else the default. */
   private run(spec: TurnSpec, personaPrompt: string | null): void {
-    this.turns.run(spec, {
+    const shared = {
       db: this.options.db,
       tools: this.options.tools,
       resolveModel: this.options.resolveModel,
-      maxSteps: this.options.maxSteps,
       toolTimeoutMs: this.options.toolTimeoutMs,
       limits: { perResponse: this.options.toolCallsPerResponse, perMinute: this.options.toolCallsPerMinute },
+    };
+    this.turns.run(spec, {
+      ...shared,
+      maxSteps: this.options.maxSteps,
       system: personaPrompt ?? this.options.system,
       flushIntervalMs: this.options.flushIntervalMs,
+      subAgents: createSubAgentRunner(spec, { ...shared, serverModels: this.options.serverModels }),
     });
   }
 }

@@ -24,11 +24,14 @@ import {
   runToolCall,
   toolErrorResult,
   type SourceSnapshot,
+  type SourceTool,
+  type ToolOutcome,
   type ToolProgress,
   type ToolSource,
 } from "../core/tool-source.ts";
 import { isTalkBackTool, runTalkBackCall, type TalkBackOutcome } from "./talk-back.ts";
 import { appendTurnToolMessage } from "./transcript.ts";
+import { PERSONA_CONNECTOR } from "../mcp/connector-names.ts";
 
 /** The turn must stop here without writing anything more: it was aborted, or it ended elsewhere. */
 const stepAbortedBrand = brandOf("StepAborted");
@@ -41,7 +44,21 @@ export function isStepAborted(value: unknown): value is StepAborted {
   return hasBrand(value, stepAbortedBrand);
 }
 
-export type ToolRoundDeps = { db: Db; tools: ToolSource; toolTimeoutMs: number; limits: ToolCallLimits };
+/**
+ * Runs a call of a persona offered as a sub-agent (`persona.<slug>`, sub-agent-run.ts); absent
+ * inside a sub-agent, whose tools never include one (depth 1).
+ */
+export type SubAgentRunner = {
+  run(call: ToolCallPart, tool: SourceTool & { toolName?: string }, signal: AbortSignal): Promise<ToolOutcome>;
+};
+
+export type ToolRoundDeps = {
+  db: Db;
+  tools: ToolSource;
+  toolTimeoutMs: number;
+  limits: ToolCallLimits;
+  subAgents?: SubAgentRunner;
+};
 type TurnRef = { id: string; sessionId: string };
 /** `completion`: the final answer an attempt_completion call gave; the turn ends with it. */
 export type ToolRoundResult = { completion: string | null };
@@ -99,7 +116,7 @@ async function reportLimits(turn: TurnRef, deps: ToolRoundDeps, calls: ToolCallP
   }
 }
 
-async function runOneCall(
+export async function runOneCall(
   turn: TurnRef,
   deps: ToolRoundDeps,
   snapshot: SourceSnapshot,
@@ -115,6 +132,10 @@ async function runOneCall(
   }
   if (tool.policy === "ask" && !(await isApproved(turn, deps.db, call, signal)))
     return toolErrorResult("denied", "The user denied this tool call.");
+  if (tool.connectorId === PERSONA_CONNECTOR)
+    return deps.subAgents
+      ? deps.subAgents.run(call, tool, signal)
+      : toolErrorResult("unknown_tool", "A sub-agent cannot consult another sub-agent.");
   const progress = progressReporter(turn, deps.db, call.id);
   const outcome = await runToolCall(
     deps.tools,

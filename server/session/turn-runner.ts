@@ -235,7 +235,7 @@ async function readStream(
 }
 
 /** Tool calls a model wrote as XML in its text (`<tool_use>`, `<use_mcp_tool>`) become real calls. */
-function adoptHiddenToolCalls(draft: AssistantDraft): boolean {
+export function adoptHiddenToolCalls(draft: AssistantDraft): boolean {
   let isChanged = false;
   for (const part of draft.parts) {
     if (part.type !== "text") continue;

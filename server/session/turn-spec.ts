@@ -6,6 +6,7 @@ import type { Db } from "../db/client.ts";
 import type { ProviderId } from "../core/canonical.ts";
 import type { ToolCallLimits } from "../policy/limits.ts";
 import type { ModelResolver } from "../providers/model-resolver.ts";
+import type { SubAgentRunner } from "./tool-round.ts";
 
 export type TurnSpec = {
   id: string;
@@ -26,4 +27,6 @@ export type TurnDeps = {
   limits: ToolCallLimits;
   system?: string;
   flushIntervalMs?: number;
+  /** Runs `persona.<slug>` calls as nested sub-agent runs (sub-agent-run.ts). */
+  subAgents?: SubAgentRunner;
 };

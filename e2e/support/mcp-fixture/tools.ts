@@ -6,6 +6,8 @@ export type FixtureTool = {
   name: string;
   description: string;
   inputSchema: { type: "object"; [key: string]: unknown };
+  /** MCP tool annotations; `echo` is marked read-only (a read-only sub-agent gets it). */
+  annotations?: { readOnlyHint?: boolean };
 };
 
 export const LONG_TOOL_NAME = `long_${"n".repeat(95)}`;
@@ -28,6 +30,7 @@ export const staticTools: FixtureTool[] = [
     name: "echo",
     description: "Returns `text` unchanged.",
     inputSchema: { type: "object", properties: { text: { type: "string" } }, required: ["text"] },
+    annotations: { readOnlyHint: true },
   },
   {
     name: "add_tool",

@@ -32,7 +32,7 @@ const personasRouter = createTRPCRouter({
 
   create: protectedProcedure
     .input(personaInputSchema)
-    .mutation(({ ctx, input }) => createPersona(ctx.db, ctx.user.id, input)),
+    .mutation(async ({ ctx, input }) => createPersona(await registryDeps(ctx.db), ctx.user.id, input)),
 
   update: protectedProcedure
     .input(personaInputSchema.partial().extend({ id }))
