@@ -44,6 +44,12 @@ export async function startManyToolsServer(): Promise<ManyToolsServer> {
   const { port } = http.address() as AddressInfo;
   return {
     urlOf: (connector) => `http://127.0.0.1:${port}/c/${connector}`,
-    close: () => new Promise((resolve) => http.close(() => resolve())),
+    // The app keeps its connections to these servers open (keep-alive, standalone GET streams), and
+    // close() alone waits for them to end: end them, or the bench never exits.
+    close: () =>
+      new Promise((resolve) => {
+        http.close(() => resolve());
+        http.closeAllConnections();
+      }),
   };
 }
