@@ -134,7 +134,7 @@ function TurnViewContent({
       />
       <LimitNotes notes={limitNotes} turn={turn} />
       {isLive && (
-        <p className="animate-pulse text-sm text-zinc-500" aria-live="polite">
+        <p className="animate-pulse text-sm will-change-[opacity] text-zinc-500" aria-live="polite">
           {isAwaitingAnswer(turn.id, questions) ? "Waiting for your answer…" : "Writing…"}
         </p>
       )}
