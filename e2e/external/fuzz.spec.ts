@@ -154,14 +154,21 @@ async function createAliceData(alice: Page): Promise<AliceData> {
   const approval = history!.approvals[0]!;
   const message = history!.messages.find((candidate) => candidate.role === "user")!;
 
-  const snapshot = async () => ({
-    session: await data(trpcQuery(request, "session.get", { id: session.id })),
-    history: await data(trpcQuery(request, "chat.history", { sessionId: session.id })),
-    tools: await data(trpcQuery(request, "tools.state", { sessionId: session.id })),
-    connectors: await data(trpcQuery(request, "connectors.list")),
-    accounts: await data(trpcQuery(request, "accounts.list")),
-    personas: await data(trpcQuery(request, "policy.personas.list")),
-  });
+  // Only the records made here: specs running beside this one add their own records for Alice.
+  const mine = <T extends { id: string }>(list: T[], ...ids: string[]) => list.filter((item) => ids.includes(item.id));
+  const snapshot = async () => {
+    const tools = await data<{ connectors: { id: string }[] }>(
+      trpcQuery(request, "tools.state", { sessionId: session.id }),
+    );
+    return {
+      session: await data(trpcQuery(request, "session.get", { id: session.id })),
+      history: await data(trpcQuery(request, "chat.history", { sessionId: session.id })),
+      tools: { ...tools, connectors: mine(tools.connectors, own.id, everything.id) },
+      connectors: mine(await data<{ id: string }[]>(trpcQuery(request, "connectors.list")), own.id, everything.id),
+      accounts: mine(await data<{ id: string }[]>(trpcQuery(request, "accounts.list")), account.id),
+      personas: mine(await data<{ id: string }[]>(trpcQuery(request, "policy.personas.list")), persona.id),
+    };
+  };
   return {
     ids: {
       session: session.id,
