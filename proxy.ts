@@ -1,7 +1,8 @@
 // Next.js proxy (the Next 16 name for middleware): runs before every page and route and gives the
 // response its security headers (server/security-headers.ts) with a fresh CSP nonce. The nonce
 // and the policy also go on the request, where Next.js reads them to put the nonce on its own
-// inline scripts, and the root layout on the theme script. Static build files are skipped.
+// inline scripts, and the root layout on the theme script. Static build files are skipped, and so is
+// the tRPC API (the chat's hot path; its route sets the API's own headers: app/api/trpc).
 import { type NextRequest, NextResponse } from "next/server";
 
 import { env } from "./server/env.ts";
@@ -19,5 +20,5 @@ export function proxy(request: NextRequest): NextResponse {
 }
 
 export const config = {
-  matcher: [{ source: "/((?!_next/static|_next/image|favicon.ico).*)" }],
+  matcher: [{ source: "/((?!_next/static|_next/image|favicon.ico|api/trpc).*)" }],
 };

@@ -1,4 +1,4 @@
-// The security headers of every Patchbay response (set by proxy.ts). The page runs only its own
+// The security headers of every Patchbay response (set by proxy.ts; the API's own by app/api/trpc). The page runs only its own
 // scripts: Next.js's inline bootstrap scripts carry the per-request nonce (Next.js reads it from
 // the request's Content-Security-Policy header), and 'strict-dynamic' lets those load the bundles.
 // Images come only from the app itself or data: URLs, so a remote image named in model output or a
@@ -36,6 +36,20 @@ export function securityHeaders(options: SecurityHeaderOptions): Record<string, 
     "X-Frame-Options": "DENY",
     "Cross-Origin-Opener-Policy": "same-origin",
     "Permissions-Policy": "camera=(), microphone=(), geolocation=(), payment=()",
+  };
+}
+
+/**
+ * The headers of API answers (JSON and event streams, never a page): nothing may load or frame them,
+ * so no nonce is needed and the proxy (proxy.ts) does not run for them (app/api/trpc sets these).
+ */
+export function apiSecurityHeaders(): Record<string, string> {
+  return {
+    "Content-Security-Policy": "default-src 'none'; frame-ancestors 'none'",
+    "Referrer-Policy": "no-referrer",
+    "X-Content-Type-Options": "nosniff",
+    "X-Frame-Options": "DENY",
+    "Cross-Origin-Opener-Policy": "same-origin",
   };
 }
 

@@ -15,8 +15,7 @@ import { withRaceSafeSignIn } from "./race-safe-adapter.ts";
 import { buildExternalProviders, isLocalIdentityEnabled } from "./providers.ts";
 import { safeRedirectUrl } from "./safe-path.ts";
 import { getAuthSecret } from "./secret.ts";
-
-const SESSION_MAX_AGE_SECONDS = 30 * 24 * 60 * 60;
+import { SESSION_MAX_AGE_SECONDS, SESSION_UPDATE_AGE_SECONDS } from "./session-ages.ts";
 
 async function buildConfig(): Promise<NextAuthConfig> {
   const db = await getDb();
@@ -26,7 +25,7 @@ async function buildConfig(): Promise<NextAuthConfig> {
     providers,
     secret: await getAuthSecret(),
     trustHost: true,
-    session: { strategy: "database", maxAge: SESSION_MAX_AGE_SECONDS },
+    session: { strategy: "database", maxAge: SESSION_MAX_AGE_SECONDS, updateAge: SESSION_UPDATE_AGE_SECONDS },
     pages: { signIn: "/sign-in", error: "/sign-in" },
     callbacks: {
       session({ session, user }) {

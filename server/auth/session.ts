@@ -1,5 +1,6 @@
 // Who is signed in. Pages call requireUser() (redirects to sign-in); the API layer calls
-// getSessionUser() and answers 401 itself. Both read the database session through Auth.js.
+// getRequestUser() and answers 401 itself. Both read the database session: pages through Auth.js,
+// the API with its own query (request-user.ts).
 // Auth.js answers "no session" when its database read fails, so a request that carries a session
 // cookie but finds no session checks the database: unreachable, it is a 503 "database unavailable"
 // (unavailable:database), never a 401 or a redirect to sign-in that would lose the user's place.
@@ -7,13 +8,12 @@ import { cookies } from "next/headers";
 import { redirect } from "next/navigation";
 
 import { getPool } from "../db/client.ts";
+import { readSessionUser, SESSION_COOKIES, type SessionUser, sessionTokenOf } from "./request-user.ts";
 import { isDatabaseUnavailable } from "../database-unavailable.ts";
 import { AppError } from "../errors.ts";
 import { auth } from "./config.ts";
 
-export type SessionUser = { id: string; name: string | null; email: string | null; image: string | null };
-
-const SESSION_COOKIES = ["authjs.session-token", "__Secure-authjs.session-token"];
+export type { SessionUser } from "./request-user.ts";
 
 /** Throws unavailable:database when the request has a session cookie and the database cannot be reached. */
 async function assertDatabaseReachable(): Promise<void> {
@@ -41,6 +41,12 @@ export async function getSessionUser(): Promise<SessionUser | null> {
     return null;
   }
   return { id: user.id, name: user.name ?? null, email: user.email ?? null, image: user.image ?? null };
+}
+
+/** The API's read of the same (request-user.ts): one query on the request's cookie, Auth.js only to roll it forward. */
+export async function getRequestUser(request: Request): Promise<SessionUser | null> {
+  const token = sessionTokenOf(request.headers.get("cookie"));
+  return token ? readSessionUser(await getPool(), token, getSessionUser) : null;
 }
 
 /** The signed-in user, or a redirect to the sign-in page that comes back to `returnTo`. */

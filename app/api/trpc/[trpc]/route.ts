@@ -1,6 +1,8 @@
 // tRPC over HTTP (fetch adapter): every query and mutation of server/api/root.ts. A request that
 // changes state must come from Patchbay's own pages as JSON (server/api/same-origin.ts): 403 else.
-// A body larger than server/api/body-limit.ts allows is refused with 413 before it is read.
+// A body larger than server/api/body-limit.ts allows is refused with 413 before it is read. The
+// proxy (proxy.ts) skips this route, which is the hot path of every chat: its answers get the API's
+// fixed security headers here instead (no page, so no nonce).
 import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
 
 import { assertBodyWithinLimit } from "@/server/api/body-limit.ts";
@@ -9,16 +11,28 @@ import { appRouter } from "@/server/api/root.ts";
 import { crossSiteRefusal } from "@/server/api/same-origin.ts";
 import { env } from "@/server/env.ts";
 import { toResponse } from "@/server/errors.ts";
+import { apiSecurityHeaders } from "@/server/security-headers.ts";
 
-function handler(req: Request): Promise<Response> {
+const API_HEADERS = Object.entries(apiSecurityHeaders());
+
+function withApiHeaders(response: Response): Response {
+  for (const [name, value] of API_HEADERS) response.headers.set(name, value);
+  return response;
+}
+
+async function handle(req: Request): Promise<Response> {
   const refusal = crossSiteRefusal(req, env.AUTH_URL);
-  if (refusal) return Promise.resolve(toResponse(refusal));
+  if (refusal) return toResponse(refusal);
   try {
     assertBodyWithinLimit(req);
   } catch (error) {
-    return Promise.resolve(toResponse(error, "trpc body limit"));
+    return toResponse(error, "trpc body limit");
   }
   return fetchRequestHandler({ endpoint: "/api/trpc", req, router: appRouter, createContext: createTRPCContext });
+}
+
+async function handler(req: Request): Promise<Response> {
+  return withApiHeaders(await handle(req));
 }
 
 export { handler as GET, handler as POST };
