@@ -8,6 +8,7 @@ import path from "node:path";
 
 import type { Db } from "../server/db/client.ts";
 import type { AdminConnector } from "../server/mcp/admin-file.ts";
+import { parseConnectionKey } from "../server/mcp/connection-keys.ts";
 import { ConnectionPool } from "../server/mcp/connection-pool.ts";
 import { type McpCallResult, type McpTool } from "../server/mcp/connection-types.ts";
 import { resolveConnector } from "../server/mcp/connector-config.ts";
@@ -37,7 +38,7 @@ class InMemoryPool extends ConnectionPool {
   }
 
   override listTools(key: string): Promise<McpTool[]> {
-    const tools = this.lists.get(key);
+    const tools = this.lists.get(parseConnectionKey(key).connectorId); // stdio keys are per user: `id:user`
     return tools ? Promise.resolve(tools) : Promise.reject(new Error(`No tool list for connector ${key}.`));
   }
 

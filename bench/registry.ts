@@ -7,6 +7,7 @@
 import { availableParallelism, loadavg } from "node:os";
 import { performance } from "node:perf_hooks";
 
+import { builtinTools } from "../server/mcp/builtin-tools.ts";
 import { ConnectionPool } from "../server/mcp/connection-pool.ts";
 import type { McpRegistry } from "../server/mcp/registry.ts";
 import type { RegistrySnapshot } from "../server/mcp/registry-tool.ts";
@@ -29,7 +30,7 @@ const WARM_UP = 20;
 const COLD_RUNS = 3;
 const NEW_CHATS = 20;
 const STDIO_WARM = 50;
-const EXPECTED_TOOLS = CONNECTORS * TOOLS_PER_CONNECTOR + 1; // + builtin.current_time
+const EXPECTED_TOOLS = CONNECTORS * TOOLS_PER_CONNECTOR + builtinTools.length;
 /** Spawning ten `node --import tsx` servers at once on a busy 2-CPU machine can exceed the app's 10 s. */
 const COLD_CONNECT_TIMEOUT_MS = 60_000;
 
