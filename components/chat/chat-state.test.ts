@@ -1,29 +1,15 @@
 import { describe, expect, it } from "vitest";
 
-import type { HistoryPolicyDto, SessionHistoryDto } from "@/server/session/history.ts";
+import type { MessageDto } from "@/server/session/history.ts";
 
 import { applyChatEvent, createChatState, findStreamingTurn, type ChatEvent } from "./chat-state.ts";
+import { buildHistory } from "./history-fixture.ts";
 
-const history: SessionHistoryDto & HistoryPolicyDto = {
-  session: {
-    id: "s1",
-    title: "New chat",
-    createdAt: new Date(0),
-    updatedAt: new Date(0),
-    provider: null,
-    model: null,
-    providerAccountId: null,
-    activeTurnId: null,
-    toolsRevision: 0,
-  },
-  messages: [],
-  turns: [],
-  lastEventId: null,
-  personaId: null,
-  approvals: [],
-  subAgentRuns: [],
-  questions: [],
-};
+const history = buildHistory();
+
+/** The history of a chat with one stored tool message, of `parts`. */
+const withToolMessage = (parts: MessageDto["parts"]) =>
+  buildHistory({ messages: [{ id: "m1", seq: 1, role: "tool", turnId: "t1", parts }] });
 
 const events: ChatEvent[] = [
   { id: "1", turnId: "t1", type: "user.message", data: { messageId: "u1", text: "Hi", title: "Hi" } },
@@ -141,18 +127,11 @@ describe("chat state: the turn audit and Apply now's kept rounds", () => {
   });
 
   it("keeps a stored tool result's duration after a reload", () => {
-    const state = createChatState({
-      ...history,
-      messages: [
-        {
-          id: "m1",
-          seq: 1,
-          role: "tool",
-          turnId: "t1",
-          parts: [{ type: "tool-result", callId: "c1", name: "builtin.x", output: 1, isError: false, durationMs: 42 }],
-        },
-      ],
-    });
+    const state = createChatState(
+      withToolMessage([
+        { type: "tool-result", callId: "c1", name: "builtin.x", output: 1, isError: false, durationMs: 42 },
+      ]),
+    );
     expect(state.toolResults.c1).toEqual({ output: 1, isError: false, durationMs: 42 });
   });
 });
@@ -259,23 +238,14 @@ describe("chat state: limits", () => {
       output: { error: { code, message } },
       isError: true,
     });
-    const state = createChatState({
-      ...history,
-      messages: [
-        {
-          id: "m1",
-          seq: 1,
-          role: "tool",
-          turnId: "t1",
-          parts: [
-            stopped("c1", "too_many_calls", "Too many"),
-            stopped("c2", "too_many_calls", "Too many"),
-            stopped("c3", "denied", "The user denied this tool call."),
-            stopped("c4", "rate_limited", "Rate"),
-          ],
-        },
-      ],
-    });
+    const state = createChatState(
+      withToolMessage([
+        stopped("c1", "too_many_calls", "Too many"),
+        stopped("c2", "too_many_calls", "Too many"),
+        stopped("c3", "denied", "The user denied this tool call."),
+        stopped("c4", "rate_limited", "Rate"),
+      ]),
+    );
     expect(state.limitNotes).toEqual({ t1: ["Too many", "Rate"] });
     expect(state.toolResults.c3!.isError).toBe(true);
   });

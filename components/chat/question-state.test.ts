@@ -1,29 +1,9 @@
 import { describe, expect, it } from "vitest";
 
-import type { HistoryPolicyDto, SessionHistoryDto } from "@/server/session/history.ts";
-
 import { applyChatEvent, createChatState, type ChatEvent, type ChatState } from "./chat-state.ts";
+import { buildHistory } from "./history-fixture.ts";
 
-const history: SessionHistoryDto & HistoryPolicyDto = {
-  session: {
-    id: "s1",
-    title: "Chat",
-    createdAt: new Date(0),
-    updatedAt: new Date(0),
-    provider: null,
-    model: null,
-    providerAccountId: null,
-    activeTurnId: "t1",
-    toolsRevision: 1,
-  },
-  messages: [],
-  turns: [],
-  lastEventId: "10",
-  personaId: null,
-  approvals: [],
-  questions: [],
-  subAgentRuns: [],
-};
+const history = buildHistory({ session: { activeTurnId: "t1", toolsRevision: 1 }, lastEventId: "10" });
 
 const asked: ChatEvent = {
   id: "11",

@@ -3,31 +3,11 @@
 // makes them differ.
 import { describe, expect, it } from "vitest";
 
-import type { HistoryPolicyDto, SessionHistoryDto } from "@/server/session/history.ts";
-
 import { applyChatEvent, createChatState, type ChatEvent, type ChatState } from "./chat-state.ts";
+import { buildHistory } from "./history-fixture.ts";
 import { areTurnPropsEqual, type TurnMemoProps } from "./turn-props-equal.ts";
 
-const history: SessionHistoryDto & HistoryPolicyDto = {
-  session: {
-    id: "s1",
-    title: "New chat",
-    createdAt: new Date(0),
-    updatedAt: new Date(0),
-    provider: null,
-    model: null,
-    providerAccountId: null,
-    activeTurnId: null,
-    toolsRevision: 0,
-  },
-  messages: [],
-  turns: [],
-  lastEventId: null,
-  personaId: null,
-  approvals: [],
-  subAgentRuns: [],
-  questions: [],
-};
+const history = buildHistory();
 
 function turnEvents(n: number, first: number): ChatEvent[] {
   const [t, u, a, c] = [`t${n}`, `u${n}`, `a${n}`, `c${n}`];

@@ -1,47 +1,16 @@
 import { describe, expect, it } from "vitest";
 
 import { applyChatEvent, createChatState } from "@/components/chat/chat-state.ts";
-import type { HistoryPolicyDto, SessionHistoryDto } from "@/server/session/history.ts";
+import { buildHistory, buildTurn } from "@/components/chat/history-fixture.ts";
 
 import { pendingOverlayKey } from "./pinned-notes.tsx";
 import { viewOverlays } from "./use-overlays.ts";
 
-const history: SessionHistoryDto & HistoryPolicyDto = {
-  session: {
-    id: "s1",
-    title: "Chat",
-    createdAt: new Date(0),
-    updatedAt: new Date(0),
-    provider: null,
-    model: null,
-    providerAccountId: null,
-    activeTurnId: "t1",
-    toolsRevision: 0,
-    overlayRevision: 2,
-  },
-  messages: [],
-  turns: [
-    {
-      id: "t1",
-      status: "streaming",
-      provider: "openai",
-      model: "m",
-      userMessageId: "u1",
-      restartOfId: null,
-      error: null,
-      inputTokens: null,
-      outputTokens: null,
-      startedAt: new Date(0),
-      endedAt: null,
-      requests: [],
-    },
-  ],
+const history = buildHistory({
+  session: { activeTurnId: "t1", overlayRevision: 2 },
+  turns: [buildTurn({ id: "t1" })],
   lastEventId: "10",
-  personaId: null,
-  approvals: [],
-  questions: [],
-  subAgentRuns: [],
-};
+});
 
 describe("the chat state's overlays", () => {
   it("follows overlays.changed and records each request's overlays", () => {

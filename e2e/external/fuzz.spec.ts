@@ -3,9 +3,10 @@
 // procedure is covered without anyone listing it. For each: no cookie, the wrong method, wrong
 // types, missing and extra fields, huge strings, NUL bytes and lone surrogates, malformed and
 // truncated bodies, a malformed ?input= — and a second user replaying the first user's real ids
-// (sessions, messages, turns, connectors, accounts, personas, approvals, sign-ins), which must look
-// missing and change nothing of hers. Asserted: no 5xx at all; each refusal a 4xx with an app code
-// and a message in words; no internals (stack, SQL, Prisma, file paths) in any body.
+// (every id any input takes, found in the input schemas: e2e/support/fuzz/id-kinds.ts), which must
+// look missing and change nothing of hers, also inside a chat of his own. Asserted: no 5xx at all;
+// each refusal a 4xx with an app code and a message in words; no internals (stack, SQL, Prisma, file
+// paths) in any body.
 import { execFileSync } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
@@ -14,38 +15,14 @@ import type { Page } from "@playwright/test";
 
 import { ALICE, BOB, EXTERNAL_APP_URL } from "../support/config.ts";
 import { expect, test } from "../support/fixtures.ts";
-import { fuzzCases, idFieldsOf, replayInput, type IdFor } from "../support/fuzz/cases.ts";
+import { ALICE_KINDS, createAliceData, type AliceKind } from "../support/fuzz/alice-data.ts";
+import { fuzzCases, idFieldsOf, replayInput, type IdFor, type JsonSchema } from "../support/fuzz/cases.ts";
 import { callRaw, methodFor, type Reply } from "../support/fuzz/client.ts";
+import { idKind, idLikeFieldsOf } from "../support/fuzz/id-kinds.ts";
 import type { ProcedureInfo } from "../support/fuzz/router-map.ts";
-import { trpcMutation, trpcQuery } from "../support/trpc-http.ts";
+import { trpcMutation } from "../support/trpc-http.ts";
 
 test.describe.configure({ timeout: 600_000 });
-
-/** Which kind of record an id field names; `id` alone is named by the router it is in (below). */
-const ID_FIELDS: Record<string, string> = {
-  sessionId: "session",
-  messageId: "message",
-  turnId: "turn",
-  connectorId: "connector",
-  personaId: "persona",
-  approvalId: "approval",
-  loginId: "login",
-  accountId: "account",
-  callId: "call",
-};
-const ID_BY_ROUTER: [string, string][] = [
-  ["policy.personas.", "persona"],
-  ["session.", "session"],
-  ["connectors.", "connector"],
-  ["accounts.", "account"],
-];
-
-function idKind(procedurePath: string, field: string): string | undefined {
-  if (field !== "id") return ID_FIELDS[field];
-  const kind = ID_BY_ROUTER.find(([prefix]) => procedurePath.startsWith(prefix))?.[1];
-  if (!kind) throw new Error(`${procedurePath} takes an \`id\`: say in fuzz.spec.ts (ID_BY_ROUTER) what it names`);
-  return kind;
-}
 
 const missingIds: IdFor = (procedurePath, field) => {
   const kind = idKind(procedurePath, field);
@@ -90,99 +67,41 @@ function problemWith(reply: Reply): string | null {
   return null;
 }
 
-type AliceData = {
-  ids: Record<string, string>;
-  snapshot: () => Promise<unknown>;
-};
+function isAliceKind(kind: string | undefined): kind is AliceKind {
+  return (ALICE_KINDS as readonly string[]).includes(kind ?? "");
+}
 
-/** Alice's real records, one of each kind, with a turn waiting on her approval of a tool call. */
-async function createAliceData(alice: Page): Promise<AliceData> {
-  const request = alice.request;
-  const data = async <T>(result: Promise<{ status: number; data?: unknown; error?: unknown }>): Promise<T> => {
-    const settled = await result;
-    expect(settled.status, JSON.stringify(settled.error)).toBe(200);
-    return settled.data as T;
-  };
-  const session = await data<{ id: string }>(trpcMutation(request, "session.create", { title: "Alice's fuzz target" }));
-  const connectors = await data<{ id: string; name: string }[]>(trpcQuery(request, "connectors.list"));
-  const everything = connectors.find((connector) => connector.name === "everything")!;
-  const own = await data<{ id: string }>(
-    trpcMutation(request, "connectors.create", {
-      name: `alice-fuzz-${Date.now()}`,
-      transport: "streamable-http",
-      url: "https://203.0.113.21/mcp",
-    }),
-  );
-  const account = await data<{ id: string }>(
-    trpcMutation(request, "accounts.addApiKey", {
-      provider: "anthropic",
-      label: "Alice's key",
-      apiKey: "sk-alice-fuzz-0001",
-    }),
-  );
-  const persona = await data<{ id: string }>(
-    trpcMutation(request, "policy.personas.create", {
-      name: "Alice's persona",
-      systemPrompt: "Be brief.",
-      toolAllowlist: [],
-    }),
-  );
-  const login = await data<{ loginId: string }>(trpcMutation(request, "providerLogins.start", { flow: "anthropic" }));
-  await data(
-    trpcMutation(request, "policy.setConnectorPolicy", {
-      sessionId: session.id,
-      connectorId: everything.id,
-      policy: "ask",
-    }),
-  );
-  await data(
-    trpcMutation(request, "tools.setConnector", { sessionId: session.id, connectorId: everything.id, enabled: true }),
-  );
-  const turn = await data<{ turnId: string }>(
-    trpcMutation(request, "chat.send", { sessionId: session.id, text: 'use tool everything_get-sum {"a":2,"b":3}' }),
-  );
+/** A query whose ids are all optional filters what it reads rather than naming what it acts on. */
+function isFilterQuery(procedure: ProcedureInfo, idFor: IdFor): boolean {
+  const schema = procedure.input as JsonSchema | null;
+  if (procedure.type !== "query" || !schema || schema.anyOf) return false;
+  return idFieldsOf(procedure, idFor).every((field) => !schema.required?.includes(field));
+}
 
-  type History = {
-    messages: { id: string; role: string }[];
-    approvals: { id: string; callId: string; status: string }[];
-  };
-  let history: History | undefined;
-  await expect(async () => {
-    history = await data<History>(trpcQuery(request, "chat.history", { sessionId: session.id }));
-    expect(history.approvals.filter((approval) => approval.status === "pending")).toHaveLength(1);
-  }).toPass({ timeout: 30_000 });
-  const approval = history!.approvals[0]!;
-  const message = history!.messages.find((candidate) => candidate.role === "user")!;
+function send(cookie: string, procedure: ProcedureInfo, input: unknown): Promise<Reply> {
+  return callRaw(EXTERNAL_APP_URL, procedure, JSON.stringify({ json: input }), { cookie });
+}
 
-  // Only the records made here: specs running beside this one add their own records for Alice.
-  const mine = <T extends { id: string }>(list: T[], ...ids: string[]) => list.filter((item) => ids.includes(item.id));
-  const snapshot = async () => {
-    const tools = await data<{ connectors: { id: string }[] }>(
-      trpcQuery(request, "tools.state", { sessionId: session.id }),
-    );
-    return {
-      session: await data(trpcQuery(request, "session.get", { id: session.id })),
-      history: await data(trpcQuery(request, "chat.history", { sessionId: session.id })),
-      tools: { ...tools, connectors: mine(tools.connectors, own.id, everything.id) },
-      connectors: mine(await data<{ id: string }[]>(trpcQuery(request, "connectors.list")), own.id, everything.id),
-      accounts: mine(await data<{ id: string }[]>(trpcQuery(request, "accounts.list")), account.id),
-      personas: mine(await data<{ id: string }[]>(trpcQuery(request, "policy.personas.list")), persona.id),
-    };
-  };
-  return {
-    ids: {
-      session: session.id,
-      message: message.id,
-      turn: turn.turnId,
-      connector: own.id,
-      account: account.id,
-      persona: persona.id,
-      approval: approval.id,
-      call: approval.callId,
-      login: login.loginId,
-    },
-    snapshot,
-  };
+/**
+ * A filter of a read (metrics of one chat) replayed: Bob must read Alice's id exactly as an id that
+ * does not exist, while Alice's own id must select something of hers (else this proves nothing).
+ */
+async function replayFilter(
+  procedure: ProcedureInfo,
+  input: unknown,
+  missing: unknown,
+  cookies: { alice: string; bob: string },
+): Promise<string | null> {
+  const readBoth = (cookie: string) => Promise.all([send(cookie, procedure, input), send(cookie, procedure, missing)]);
+  const [hers, hersMissing] = await readBoth(cookies.alice);
+  if (hers.status !== 200 || hers.text === hersMissing.text)
+    return `Alice's own ids select nothing of hers, so Bob's replay proves nothing (${hers.text.slice(0, 200)})`;
+  // Specs running beside this one may change Bob's figures between the two reads: three tries.
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const [bobs, bobsMissing] = await readBoth(cookies.bob);
+    if (bobs.status === 200 && bobs.text === bobsMissing.text) return null;
+  }
+  return `Bob reads ${JSON.stringify(input)} otherwise than an id that does not exist`;
 }
 
 let procedures: ProcedureInfo[] = [];
@@ -191,10 +110,36 @@ test.beforeAll(() => {
   procedures = loadRouterMap();
 });
 
-test("the generator finds every procedure the routers declare, and knows what each id names", () => {
+test("the generator finds every procedure the routers declare, and can fill every id they take", () => {
   expect(procedures.length).toBe(countDeclaredProcedures());
   expect(procedures.length).toBeGreaterThan(40);
-  for (const procedure of procedures) expect(() => fuzzCases(procedure, missingIds)).not.toThrow();
+  const marked: IdFor = (procedurePath, field) => {
+    const kind = idKind(procedurePath, field);
+    return kind ? `marked-${kind}` : undefined;
+  };
+  const problems: string[] = [];
+  let idFields = 0;
+  for (const procedure of procedures) {
+    try {
+      fuzzCases(procedure, missingIds);
+      const replays = JSON.stringify(replayInput(procedure, marked));
+      for (const field of idLikeFieldsOf(procedure)) {
+        const kind = idKind(procedure.path, field);
+        if (kind === undefined) continue;
+        idFields++;
+        if (!isAliceKind(kind))
+          problems.push(
+            `${procedure.path} takes ${field}: give Alice a real ${kind} in e2e/support/fuzz/alice-data.ts`,
+          );
+        else if (!new RegExp(`"${field}":\\[?"marked-`).test(replays))
+          problems.push(`${procedure.path} takes ${field}: the replay does not fill it (${replays.slice(0, 200)})`);
+      }
+    } catch (error) {
+      problems.push(`${procedure.path}: ${(error as Error).message}`);
+    }
+  }
+  expect(problems).toEqual([]);
+  expect(idFields).toBeGreaterThan(50);
 });
 
 test("without a session cookie every procedure answers 401 in words", async () => {
@@ -250,46 +195,83 @@ test("a second user replaying the first user's real ids on every procedure finds
   openAs,
 }) => {
   const alice = await openAs(ALICE);
-  const aliceData = await createAliceData(alice);
+  const aliceData = await createAliceData(alice.request);
   const before = await aliceData.snapshot();
+  const aliceCookie = await cookieOf(alice);
 
   const bob = await openAs(BOB);
   const bobCookie = await cookieOf(bob);
+  const bobsChat = await trpcMutation(bob.request, "session.create", { title: "Bob's own chat" });
+  expect(bobsChat.status).toBe(200);
+  const bobsSessionId = (bobsChat.data as { id: string }).id;
   const aliceIds: IdFor = (procedurePath, field) => {
     const kind = idKind(procedurePath, field);
     if (!kind) return undefined;
-    const id = aliceData.ids[kind];
-    if (!id) throw new Error(`no real ${kind} id of Alice's to replay (${procedurePath}.${field})`);
-    return id;
+    if (!isAliceKind(kind)) throw new Error(`no real ${kind} id of Alice's to replay (${procedurePath}.${field})`);
+    return aliceData.ids[kind];
   };
+  // Bob's own chat, with everything else it names Alice's: the chat check alone must not let them through.
+  const inBobsChat: IdFor = (procedurePath, field) =>
+    idKind(procedurePath, field) === "session" ? bobsSessionId : aliceIds(procedurePath, field);
+  const holdsOthersOfAlice = (input: unknown) =>
+    Object.entries(aliceData.ids).some(([kind, id]) => kind !== "session" && JSON.stringify(input).includes(`"${id}"`));
 
   const problems: string[] = [];
   const replayed: string[] = [];
+  const counts = { calls: 0, inBobsChat: 0, filters: 0 };
   for (const procedure of procedures) {
-    if (idFieldsOf(procedure, aliceIds).length === 0) continue;
-    for (const input of replayInput(procedure, aliceIds)) {
-      const reply = await callRaw(EXTERNAL_APP_URL, procedure, JSON.stringify({ json: input }), { cookie: bobCookie });
-      replayed.push(procedure.path);
+    const kinds = new Set(idFieldsOf(procedure, aliceIds).map((field) => idKind(procedure.path, field)));
+    if (kinds.size === 0) continue;
+    replayed.push(procedure.path);
+    if (isFilterQuery(procedure, aliceIds)) {
+      const problem = await replayFilter(
+        procedure,
+        replayInput(procedure, aliceIds)[0],
+        replayInput(procedure, missingIds)[0],
+        {
+          alice: aliceCookie,
+          bob: bobCookie,
+        },
+      );
+      if (problem) problems.push(`${procedure.path}: ${problem}`);
+      counts.filters++;
+      continue;
+    }
+    const inputs = replayInput(procedure, aliceIds).map((input) => ({ input, expected: "not_found:" }));
+    if (kinds.has("session") && kinds.size > 1)
+      for (const input of replayInput(procedure, inBobsChat).filter(holdsOthersOfAlice))
+        inputs.push({ input, expected: "not_found:(?!session)" });
+    for (const { input, expected } of inputs) {
+      const reply = await send(bobCookie, procedure, input);
+      counts.calls++;
+      if (expected !== "not_found:") counts.inBobsChat++;
       const problem = problemWith(reply);
       const appCode = reply.error?.data?.appCode;
       if (problem) problems.push(`${procedure.path} ${JSON.stringify(input)}: ${problem}`);
-      else if (reply.status !== 404 || typeof appCode !== "string" || !appCode.startsWith("not_found:"))
+      else if (reply.status !== 404 || typeof appCode !== "string" || !new RegExp(`^${expected}`).test(appCode))
         problems.push(
-          `${procedure.path} ${JSON.stringify(input)}: expected 404 not_found, got ${reply.status} ${reply.text.slice(0, 200)}`,
+          `${procedure.path} ${JSON.stringify(input)}: expected 404 ${expected}, got ${reply.status} ${reply.text.slice(0, 200)}`,
         );
     }
   }
-  console.log(`replay: ${replayed.length} calls by Bob with Alice's ids over ${new Set(replayed).size} procedures`);
+  console.log(
+    `replay: ${counts.calls} calls by Bob with Alice's ids over ${replayed.length} procedures (${counts.inBobsChat} in a chat of his own), ${counts.filters} filter(s) read as a missing id`,
+  );
   expect(problems).toEqual([]);
-  // Every procedure that takes an id was replayed.
-  const takingIds = procedures.filter((procedure) => idFieldsOf(procedure, aliceIds).length > 0).map((p) => p.path);
-  expect(new Set(replayed)).toEqual(new Set(takingIds));
+  expect(replayed).toEqual(expect.arrayContaining(["questions.answer", "overlays.remove", "metrics.view"]));
 
-  // Alice's records are as they were: her turn still waits on her approval, nothing renamed or removed.
+  // Alice's records are as they were: her turns still wait on her approval and her answer, her pinned
+  // note is still pinned, nothing renamed or removed — and they are still hers to use.
   expect(await aliceData.snapshot()).toEqual(before);
-  const poll = await trpcMutation(alice.request, "providerLogins.poll", { loginId: aliceData.ids.login! });
+  const poll = await trpcMutation(alice.request, "providerLogins.poll", { loginId: aliceData.ids.login });
   expect(poll.status).not.toBe(404);
-  await trpcMutation(alice.request, "policy.decideApproval", { approvalId: aliceData.ids.approval!, decision: "deny" });
+  const answer = { questionId: aliceData.ids.question, answer: "Blue" };
+  const answered = await trpcMutation(alice.request, "questions.answer", answer);
+  expect(answered.status, JSON.stringify(answered.error)).toBe(200);
+  expect(answered.data).toMatchObject({ id: aliceData.ids.question, status: "answered", answer: "Blue" });
+  const unpinned = await trpcMutation(alice.request, "overlays.remove", { overlayId: aliceData.ids.overlay });
+  expect(unpinned.status, JSON.stringify(unpinned.error)).toBe(200);
+  await trpcMutation(alice.request, "policy.decideApproval", { approvalId: aliceData.ids.approval, decision: "deny" });
 });
 
 test("the MCP OAuth callback refuses NUL and oversized parameters with a 400 in words", async () => {

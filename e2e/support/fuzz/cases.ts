@@ -40,11 +40,19 @@ function firstVariant(schema: JsonSchema): JsonSchema {
   return schema.anyOf.find((variant) => variant.type !== "null") ?? schema.anyOf[0]!;
 }
 
+/** Whether field `field` is an id or an object with an id somewhere inside. */
+function holdsId(schema: JsonSchema, path: string, field: string, idFor: IdFor): boolean {
+  if (idFor(path, field) !== undefined) return true;
+  const variant = firstVariant(schema);
+  return Object.entries(variant.properties ?? {}).some(([key, property]) => holdsId(property, path, key, idFor));
+}
+
 /** A value the schema accepts (as far as a generator can tell); ids from `idFor`. */
 export function sampleOf(schema: JsonSchema, path: string, field: string, idFor: IdFor, withOptional = false): unknown {
   const variant = firstVariant(schema);
   const id = idFor(path, field);
   if (id !== undefined && (variant.type === "string" || variant.type === undefined)) return id;
+  if (id !== undefined && variant.type === "array") return [id];
   if (variant.const !== undefined) return variant.const;
   if (variant.enum) return variant.enum[0];
   switch (variant.type) {
@@ -52,8 +60,8 @@ export function sampleOf(schema: JsonSchema, path: string, field: string, idFor:
       const result: Record<string, unknown> = {};
       for (const [key, property] of Object.entries(variant.properties ?? {})) {
         const isRequired = variant.required?.includes(key) ?? false;
-        const isId = idFor(path, key) !== undefined;
-        if (isRequired || (withOptional && isId)) result[key] = sampleOf(property, path, key, idFor, withOptional);
+        if (isRequired || (withOptional && holdsId(property, path, key, idFor)))
+          result[key] = sampleOf(property, path, key, idFor, withOptional);
       }
       return result;
     }
@@ -134,19 +142,38 @@ export function fuzzCases(procedure: ProcedureInfo, idFor: IdFor): FuzzCase[] {
   return cases;
 }
 
-/** Inputs with every id field (optional ones too) from `idFor`: one per variant of a union; `[undefined]` for none. */
+/**
+ * Inputs with ids from `idFor`, for each variant of a union: first with every id field (optional ones
+ * too, nested ones with their objects), then, when it differs and still holds an id, with the required
+ * fields only — so a check of an optional id that runs first cannot hide whether the required ids are
+ * checked. `[undefined]` for no input.
+ */
 export function replayInput(procedure: ProcedureInfo, idFor: IdFor): unknown[] {
   const schema = procedure.input as JsonSchema | null;
   if (!schema) return [undefined];
-  if (schema.anyOf) return schema.anyOf.map((variant) => sampleOf(variant, procedure.path, "", idFor, true));
-  return [sampleOf(schema, procedure.path, "", idFor, true)];
+  const inputs = (schema.anyOf ?? [schema]).flatMap((variant) => {
+    let idCount = 0;
+    const counting: IdFor = (path, field) => {
+      const id = idFor(path, field);
+      if (id !== undefined) idCount++;
+      return id;
+    };
+    const everyId = sampleOf(variant, procedure.path, "", idFor, true);
+    const required = sampleOf(variant, procedure.path, "", counting, false);
+    return idCount > 0 ? [everyId, required] : [everyId];
+  });
+  return [...new Set(inputs.map((input) => JSON.stringify(input)))].map((text) => JSON.parse(text) as unknown);
 }
 
-/** The id fields of a schema (any variant), by idFor. */
+/** The id fields of a schema (any variant, any depth), by idFor. */
 export function idFieldsOf(procedure: ProcedureInfo, idFor: IdFor): string[] {
+  const fieldsIn = (schema: JsonSchema): string[] =>
+    (schema.anyOf ?? [schema]).flatMap((variant) =>
+      Object.entries(variant.properties ?? {}).flatMap(([field, property]) => [
+        ...(idFor(procedure.path, field) !== undefined ? [field] : []),
+        ...fieldsIn(property),
+      ]),
+    );
   const schema = procedure.input as JsonSchema | null;
-  const variants = schema?.anyOf ?? (schema ? [schema] : []);
-  return variants.flatMap((variant) =>
-    Object.keys(variant.properties ?? {}).filter((field) => idFor(procedure.path, field) !== undefined),
-  );
+  return schema ? [...new Set(fieldsIn(schema))] : [];
 }
