@@ -16,17 +16,16 @@ export function withUsageRecording(model: LanguageModelV4, sink: UsageSink): Lan
       wrapStream: async ({ doStream }) => {
         const result = await doStream();
         const recorder = new TransformStream<LanguageModelV4StreamPart, LanguageModelV4StreamPart>({
-          async transform(part, controller) {
-            if (part.type === "finish") {
-              const usage = {
-                inputTokens: part.usage.inputTokens.total ?? 0,
-                outputTokens: part.usage.outputTokens.total ?? 0,
-              };
-              await sink(usage).catch((error: unknown) =>
-                console.error("[patchbay] recording token usage failed", error),
-              );
-            }
-            controller.enqueue(part);
+          // Synchronous for every part but the finish: no promise per streamed chunk.
+          transform(part, controller) {
+            if (part.type !== "finish") return controller.enqueue(part);
+            const usage = {
+              inputTokens: part.usage.inputTokens.total ?? 0,
+              outputTokens: part.usage.outputTokens.total ?? 0,
+            };
+            return sink(usage)
+              .catch((error: unknown) => console.error("[patchbay] recording token usage failed", error))
+              .then(() => controller.enqueue(part));
           },
         });
         return { ...result, stream: result.stream.pipeThrough(recorder) };

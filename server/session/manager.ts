@@ -24,6 +24,7 @@ import type { UsageLimits } from "../policy/usage-limits.ts";
 import { authorizeChoice } from "./server-key-usage.ts";
 import {
   normalizeChoice,
+  ownedSessionModel,
   personaPrompt,
   sessionModel,
   type ModelChoice,
@@ -119,9 +120,7 @@ export class SessionManager {
    */
   async startTurn(ownerId: string, sessionId: string, text: string, choice?: ModelChoice): Promise<{ turnId: string }> {
     const { db } = this.options;
-    const stored = choice
-      ? null
-      : (await Promise.all([sessionModel(this.options.db, sessionId), getChatSession(db, ownerId, sessionId)]))[0];
+    const stored = choice ? null : await ownedSessionModel(db, ownerId, sessionId);
     const model = normalizeChoice(choice ?? stored ?? this.options.defaultModel());
     if (!model)
       throw new AppError(

@@ -30,7 +30,10 @@ export function serverKeyUsage(db: Db, limits: UsageLimits): (target: ModelTarge
     const session = await db.chatSession.findUnique({ where: { id: target.sessionId }, select: { ownerId: true } });
     if (!session) throw new AppError("not_found:session");
     await assertWithinLimits(db, session.ownerId, limits, { startsTurn: false });
-    const id = await recordRequestStart(db, session.ownerId, target.provider, target.model);
-    return (usage) => recordRequestTokens(db, id, usage.inputTokens, usage.outputTokens);
+    // The request does not wait for its usage row: it is written while the model thinks, and the
+    // tokens are added to it once it exists (a failed write is logged by the sink's caller).
+    const recorded = recordRequestStart(db, session.ownerId, target.provider, target.model);
+    recorded.catch(() => undefined); // seen again, and reported, when the sink awaits it
+    return async (usage) => recordRequestTokens(db, await recorded, usage.inputTokens, usage.outputTokens);
   };
 }

@@ -28,11 +28,21 @@ export async function personaPrompt(db: Db, sessionId: string): Promise<string |
 
 /** The model choice the chat last used, if any. */
 export async function sessionModel(db: Db, sessionId: string): Promise<ModelChoice | null> {
-  const row = await db.chatSession.findUnique({
-    where: { id: sessionId },
-    select: { provider: true, model: true, providerAccountId: true },
-  });
-  return row?.provider && row.model
+  const row = await db.chatSession.findUnique({ where: { id: sessionId }, select: MODEL_COLUMNS });
+  return row ? storedChoice(row) : null;
+}
+
+/** The same, of `ownerId`'s chat only (one read): not_found:session for anyone else's. */
+export async function ownedSessionModel(db: Db, ownerId: string, sessionId: string): Promise<ModelChoice | null> {
+  const row = await db.chatSession.findFirst({ where: { id: sessionId, ownerId }, select: MODEL_COLUMNS });
+  if (!row) throw new AppError("not_found:session");
+  return storedChoice(row);
+}
+
+const MODEL_COLUMNS = { provider: true, model: true, providerAccountId: true } as const;
+
+function storedChoice(row: { provider: string | null; model: string | null; providerAccountId: string | null }) {
+  return row.provider && row.model
     ? { provider: row.provider as ProviderId, model: row.model, accountId: row.providerAccountId }
     : null;
 }
