@@ -1,7 +1,8 @@
 // The in-memory fan-out on the real Postgres: a streaming message's writer (streaming-message.ts)
 // publishes each delta to this process's followers before it is stored, numbered from the ids its
 // request reserved (event-ids.ts), and stores it behind with the same id; an event appended by
-// someone else meanwhile is never followed by a smaller self-numbered id.
+// someone else meanwhile is never followed by a smaller self-numbered id. A turn publishes its
+// request's first events and deltas while the request's bookkeeping has not committed yet.
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
@@ -17,6 +18,12 @@ import { createWriter } from "./streaming-message.ts";
 import type { TurnDeps, TurnSpec } from "./turn-spec.ts";
 import { newRowId, recordRequestStart, startTurnRows } from "./turn-sql.ts";
 import { streamPoolOf } from "../db/client.ts";
+import {
+  createTestEngine,
+  createUserWithSession,
+  TEST_MODELS,
+  waitForTurnEnd,
+} from "../../e2e/support/testbeds/engine.ts";
 
 let database: TestDatabase;
 
@@ -104,14 +111,11 @@ describe("in-memory fan-out of streamed deltas", () => {
     const deps = { db: database.db, flushIntervalMs: 5 } as TurnDeps;
     const draft = new AssistantDraft("anthropic", { revision: 1, tools: [] });
     const reservation = new EventIdReservation(streamPoolOf(database.db), turn.sessionId, reserved);
-    const writer = createWriter(
-      deps,
-      turn,
-      messageId,
-      draft,
-      new AbortController().signal,
-      Promise.resolve(reservation),
-    );
+    const writer = createWriter(deps, turn, messageId, draft, new AbortController().signal, {
+      ids: reservation,
+      published: Promise.resolve(),
+      stored: Promise.resolve(),
+    });
     const words = Array.from({ length: 8 }, (_, at) => `w${at} `);
     for (const word of words) {
       draft.apply({ type: "text-delta", text: word });
@@ -172,5 +176,54 @@ describe("in-memory fan-out of streamed deltas", () => {
     await queueDeltas(streamPoolOf(database.db), batch);
     const log = await readEventsAfter(database.db, turn.sessionId, null);
     expect(log.filter((event) => event.type === "text.delta").map((event) => event.id)).toEqual([reserved[0]]);
+  });
+
+  it("a turn's request events and first deltas reach a follower while its bookkeeping cannot commit yet", async () => {
+    const engine = await createTestEngine();
+    const blocker = new pg.Client({ connectionString: engine.database.url });
+    try {
+      const { userId, sessionId } = await createUserWithSession(engine.db, "Early");
+      const follower = (() => {
+        const controller = new AbortController();
+        const received: SessionEventDto[] = [];
+        const done = (async () => {
+          for await (const event of followEvents(engine.db, sessionId, null, controller.signal)) received.push(event);
+        })();
+        return { received, stop: () => (controller.abort(), done) };
+      })();
+      engine.fake.script("anthropic", { steps: [{ type: "text", text: "early words here" }], delayMs: 5 });
+      // Inserting the request's audit row waits on this lock: the bookkeeping statement cannot commit.
+      await blocker.connect();
+      await blocker.query("BEGIN");
+      await blocker.query(`LOCK TABLE "TurnRequest" IN EXCLUSIVE MODE`);
+      const { turnId } = await engine.manager.startTurn(userId, sessionId, "say it", {
+        provider: "anthropic",
+        model: TEST_MODELS.anthropic,
+      });
+      const text = () =>
+        follower.received
+          .filter((event) => event.type === "text.delta")
+          .map((event) => event.data.text)
+          .join("");
+      await waitUntil(() => text().length > 0);
+      const early = follower.received.map((event) => event.type);
+      expect(early).toEqual(expect.arrayContaining(["request.started", "message.created", "text.delta"]));
+      expect(early.indexOf("message.created")).toBeLessThan(early.indexOf("text.delta"));
+      const storedEarly = await readEventsAfter(engine.db, sessionId, null);
+      expect(storedEarly.map((event) => event.type)).not.toContain("message.created");
+
+      await blocker.query("COMMIT");
+      await waitForTurnEnd(engine.db, turnId);
+      await waitUntil(() => follower.received.some((event) => event.type === "turn.finished"));
+      await follower.stop();
+      expect(text()).toBe("early words here");
+      const stored = await readEventsAfter(engine.db, sessionId, null);
+      expect(follower.received.map((event) => [event.id, event.type])).toEqual(
+        stored.map((event) => [event.id, event.type]),
+      );
+    } finally {
+      await blocker.end().catch(() => undefined);
+      await engine.close();
+    }
   });
 });

@@ -1,8 +1,9 @@
 // Event ids a streaming message's writer hands out itself, so that it can publish each delta to
 // this process's subscribers the moment it arrives and store it behind (delta-queue.ts). The ids
-// come from the event log's own sequence (SessionEvent.id), reserved in blocks: the first with
-// the request's bookkeeping (turn-sql.ts, recordRequestStart), more by a small query when it runs
-// low. Contracts:
+// come from the event log's own sequence (SessionEvent.id), reserved in blocks by a small query
+// (one reservation per turn: turn-runner.ts takes the ids of each request's own first events from it
+// too, so it can publish them before its bookkeeping commits), refilled in the background when it
+// runs low. Contracts:
 //  - ids are handed out ascending, and each above every id this process has delivered or read for
 //    the session (lastEventSeen): a reserved id that another event has overtaken is skipped, never
 //    used, so a subscriber at the last id it saw never receives an older one;
@@ -48,6 +49,13 @@ export class EventIdReservation {
     // In the background: a failure shows on the next ensure().
     if (this.ids.length < REFILL_BELOW && !this.refilling) this.startRefill().catch(() => undefined);
     return taken;
+  }
+
+  /** Takes in ids reserved elsewhere (by a statement of the caller's), keeping the order ascending. */
+  add(reserved: readonly string[]): void {
+    if (reserved.length === 0) return;
+    this.ids.push(...reserved.map(BigInt));
+    this.ids.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   }
 
   /** Drops the ids another event has overtaken; how many are left. */

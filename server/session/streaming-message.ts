@@ -15,15 +15,16 @@ const DEFAULT_FLUSH_MS = 16;
 /**
  * Publishes and persists the draft. The first delta of a request goes out at once (time to first
  * token), later ones in batches every flushIntervalMs; a tool call at once, with the deltas before
- * it. Each batch is numbered from `ids` (event-ids.ts), published to this process's subscribers
- * at once (event-log.ts, publishHere) and queued to be stored behind: the message's parts and the
- * events that brought it there in one statement (delta-queue.ts), so a history read holds exactly
- * the content of the events up to its lastEventId. The parts are serialised when the batch is
- * taken, so the draft may grow meanwhile. Batches go out behind `ready` (the request's bookkeeping:
- * the message row and its message.created event come first; it hands over the reserved ids) and
- * in order; the first failure (a batch that could not be stored) stops the writer and is rethrown
- * by settled(), publishToolCall() and close(). Nothing is published after the turn was aborted;
- * what was published is stored.
+ * it. Each batch is numbered from the turn's reservation `ids` (event-ids.ts), published to this
+ * process's subscribers at once (event-log.ts, publishHere) and queued to be stored behind: the
+ * message's parts and the events that brought it there in one statement (delta-queue.ts), so a
+ * history read holds exactly the content of the events up to its lastEventId. The parts are
+ * serialised when the batch is taken, so the draft may grow meanwhile. Publishing starts once
+ * `published` resolves (the request's own first events are out: at once when the runner numbered
+ * them itself); storing waits for `stored` (the request's bookkeeping committed: the message row
+ * exists). Batches go out in order; the first failure (a batch that could not be stored, or the
+ * bookkeeping) stops the writer and is rethrown by settled(), publishToolCall() and close().
+ * Nothing is published after the turn was aborted; what was published is stored.
  */
 export function createWriter(
   deps: TurnDeps,
@@ -31,14 +32,15 @@ export function createWriter(
   messageId: string,
   draft: AssistantDraft,
   signal: AbortSignal,
-  ready: Promise<EventIdReservation>,
+  order: { ids: EventIdReservation; published: Promise<unknown>; stored: Promise<unknown> },
 ) {
   const pool = streamPoolOf(deps.db);
+  const { ids } = order;
   let timer: NodeJS.Timeout | null = null;
   let failure: { error: unknown } | null = null;
   const fail = (error: unknown) => void (failure ??= { error });
-  let ids: EventIdReservation | null = null;
-  let chain: Promise<void> = ready.then((reserved) => void (ids = reserved)).catch(fail);
+  let chain: Promise<void> = order.published.then(() => undefined).catch(fail);
+  const storable = order.stored.then(() => true).catch((error: unknown) => (fail(error), false));
   const stored = new Set<Promise<void>>();
   let isFirst = true;
   const settled = async () => {
@@ -47,7 +49,7 @@ export function createWriter(
     if (failure) throw failure.error;
   };
   const sendBatch = async (extra: EventInput[]) => {
-    if (signal.aborted || failure || !ids) return;
+    if (signal.aborted || failure) return;
     const inputs: EventInput[] = draft.takePending().map((delta) => ({
       type: delta.kind === "text" ? "text.delta" : "reasoning.delta",
       data: { messageId, partIndex: delta.partIndex, text: delta.text },
@@ -69,7 +71,9 @@ export function createWriter(
       createdAt,
     }));
     publishHere(turn.sessionId, events);
-    const write = queueDeltas(pool, { sessionId: turn.sessionId, turnId: turn.id, messageId, parts, events })
+    const batch = { sessionId: turn.sessionId, turnId: turn.id, messageId, parts, events };
+    const write = storable
+      .then((isStorable) => (isStorable ? queueDeltas(pool, batch) : undefined))
       .catch(fail)
       .finally(() => stored.delete(write));
     stored.add(write);

@@ -21,7 +21,7 @@ import { retryWhileDatabaseUnavailable } from "./database-retry.ts";
 import type { ProviderId, ProviderOrigin, ToolCallPart } from "../core/canonical.ts";
 import { streamPoolOf } from "../db/client.ts";
 import { EventIdReservation, RESERVED_IDS } from "./event-ids.ts";
-import { appendEvent, type EventInput } from "./event-log.ts";
+import { appendEvent, publishHere, type EventInput } from "./event-log.ts";
 import { toPartDto } from "./history.ts";
 import { createWriter } from "./streaming-message.ts";
 import { renderFinalRequest } from "./step-limit.ts";
@@ -31,7 +31,7 @@ import { loadTurnHistory } from "./transcript.ts";
 import { applyOverlays } from "../core/context-overlays.ts";
 import { loadOverlays } from "./overlays.ts";
 import type { TurnDeps, TurnSpec } from "./turn-spec.ts";
-import { newRowId, recordRequestEnd, recordRequestStart } from "./turn-sql.ts";
+import { newRowId, recordRequestEnd, recordRequestStart, requestStartEvents } from "./turn-sql.ts";
 
 export type TurnOutcome = {
   status: "completed" | "failed" | "aborted";
@@ -42,10 +42,11 @@ export type TurnOutcome = {
 
 export async function runTurn(turn: TurnSpec, deps: TurnDeps, signal: AbortSignal): Promise<TurnOutcome> {
   const usage = { inputTokens: 0, outputTokens: 0 };
+  const ids = new EventIdReservation(streamPoolOf(deps.db), turn.sessionId); // the turn's own event ids
   let step = 0;
   try {
     for (; step < deps.maxSteps; step++) {
-      const { draft, snapshot } = await runStep(turn, deps, step, signal);
+      const { draft, snapshot } = await runStep(turn, deps, ids, step, signal);
       addUsage(usage, draft);
       if (draft.error)
         return { status: "failed", error: { code: "provider", message: draft.error }, usage, steps: step + 1 };
@@ -53,7 +54,7 @@ export async function runTurn(turn: TurnSpec, deps: TurnDeps, signal: AbortSigna
       const round = await runToolRound(turn, deps, draft.toolCalls, snapshot, signal);
       if (round.completion !== null) return { status: "completed", usage, steps: step + 1 }; // attempt_completion
     }
-    return await answerAtStepLimit(turn, deps, usage, signal);
+    return await answerAtStepLimit(turn, deps, ids, usage, signal);
   } catch (error) {
     if (signal.aborted || isStepAborted(error)) return { status: "aborted", usage, steps: step + 1 };
     return { status: "failed", error: describeFailure(error), usage, steps: step + 1 };
@@ -74,13 +75,14 @@ function addUsage(usage: TurnOutcome["usage"], draft: AssistantDraft): void {
 async function answerAtStepLimit(
   turn: TurnSpec,
   deps: TurnDeps,
+  ids: EventIdReservation,
   usage: TurnOutcome["usage"],
   signal: AbortSignal,
 ): Promise<TurnOutcome> {
   const steps = deps.maxSteps + 1;
   const message = limitMessage("steps", deps.maxSteps);
   await emit(deps, turn, "limit.reached", { limit: "steps", max: deps.maxSteps, callIds: [], message });
-  const { draft } = await runStep(turn, deps, deps.maxSteps, signal, { isFinal: true });
+  const { draft } = await runStep(turn, deps, ids, deps.maxSteps, signal, { isFinal: true });
   addUsage(usage, draft);
   if (draft.error) return { status: "failed", error: { code: "provider", message: draft.error }, usage, steps };
   return { status: "completed", error: { code: "step_limit", message }, usage, steps };
@@ -145,15 +147,23 @@ function assertWithinProviderLimits(provider: ProviderId, call: RenderedRequest,
 async function runStep(
   turn: TurnSpec,
   deps: TurnDeps,
+  ids: EventIdReservation,
   index: number,
   signal: AbortSignal,
   mode: StepMode = {},
 ): Promise<StepResult> {
-  const { snapshot, model, origin, call, applied } = await prepareStep(turn, deps, index, mode, signal);
+  // The ids of the request's first events are in hand by the time it is rendered (a refill, when
+  // needed, runs beside the reads).
+  const [{ snapshot, model, origin, call, applied }] = await Promise.all([
+    prepareStep(turn, deps, index, mode, signal),
+    ids.ensure(REQUEST_START_EVENTS + 1),
+  ]);
   if (signal.aborted) throw new StepAborted();
   // The request goes out first; its bookkeeping is written while the model thinks, and the stream
-  // is read at once: the writer publishes nothing before the bookkeeping committed (its message row
-  // must exist), so Patchbay adds almost nothing to the time to first token.
+  // is read at once. The request's own first events (request.started, message.created) and its
+  // deltas are numbered here and published to this process's subscribers at once; they are stored
+  // behind the bookkeeping (its message row must exist), so Patchbay adds almost nothing to the
+  // time to first token, however slow the database is right then.
   const bookkeeping = new AbortController();
   const sentAt = performance.now();
   const result = streamText({
@@ -164,7 +174,7 @@ async function runStep(
     onError: () => undefined, // errors arrive as error events in fullStream and end the step
   });
   const [requestId, messageId] = [newRowId(), newRowId()];
-  const recorded = recordRequestStart(deps.db, {
+  const request = {
     requestId,
     messageId,
     turnId: turn.id,
@@ -173,16 +183,22 @@ async function runStep(
     toolsRevision: snapshot.revision,
     toolNames: call.toolNames,
     ...applied,
-    reserveIds: RESERVED_IDS,
+  };
+  const eventIds = publishRequestStart(turn, ids, request);
+  const recorded = recordRequestStart(deps.db, {
+    ...request,
+    ...(eventIds ? { eventIds } : { reserveIds: RESERVED_IDS }),
   }).then(
-    (reserved) => new EventIdReservation(streamPoolOf(deps.db), turn.sessionId, reserved),
+    (reserved) => ids.add(reserved),
     (error: unknown) => {
       bookkeeping.abort(); // ends the stream below; the writer rethrows this error
       throw error;
     },
   );
   const draft = new AssistantDraft(turn.provider, snapshot, origin);
-  const writer = createWriter(deps, turn, messageId, draft, signal, recorded);
+  // Numbered here: deltas go out at once. Else (the ids were overtaken meanwhile) after the bookkeeping.
+  const published = eventIds ? Promise.resolve() : recorded;
+  const writer = createWriter(deps, turn, messageId, draft, signal, { ids, published, stored: recorded });
   const firstTokenAt = await readStream(result.fullStream, turn.provider, origin, draft, writer);
   if (signal.aborted) throw new StepAborted();
   const hasHiddenCalls = !mode.isFinal && draft.toolCalls.length === 0 && !draft.error && adoptHiddenToolCalls(draft);
@@ -208,6 +224,33 @@ async function runStep(
     }),
   );
   return { draft, snapshot };
+}
+
+/** How many events a request starts with (turn-sql.ts, requestStartEvents). */
+const REQUEST_START_EVENTS = 2;
+
+/**
+ * Numbers the request's first events from the turn's reservation and publishes them to this
+ * process's subscribers now (recordRequestStart stores them under these ids); their ids, or null
+ * when too few ids are left (then recordRequestStart numbers them, and they go out when it commits).
+ */
+function publishRequestStart(
+  turn: TurnSpec,
+  ids: EventIdReservation,
+  request: Parameters<typeof requestStartEvents>[0],
+): [string, string] | null {
+  const taken = ids.take(REQUEST_START_EVENTS);
+  if (!taken) return null;
+  const createdAt = new Date();
+  const events = requestStartEvents(request).map((event, at) => ({
+    ...event,
+    id: taken[at]!,
+    sessionId: turn.sessionId,
+    turnId: turn.id,
+    createdAt,
+  }));
+  publishHere(turn.sessionId, events);
+  return [taken[0]!, taken[1]!];
 }
 
 /** Applies the stream to the draft, publishing as it goes; the time of the first token, if any. */

@@ -98,6 +98,24 @@ export async function startTurnRows(
   return { title: row.title, historySeq: row.historySeq, systemPrompt: row.systemPrompt, userMessageId };
 }
 
+/** The two events a model request starts with (recordRequestStart stores them), in order. */
+export function requestStartEvents(request: {
+  messageId: string;
+  index: number;
+  toolsRevision: number;
+  toolNames: string[];
+  overlayRevision?: number;
+  overlays?: OverlayReport;
+}): [EventInput, EventInput] {
+  const { messageId, index, toolsRevision, toolNames } = request;
+  const overlayRevision = request.overlayRevision ?? 0;
+  const overlays = request.overlays && !isEmptyReport(request.overlays) ? request.overlays : null;
+  return [
+    { type: "request.started", data: { index, toolsRevision, toolNames, overlayRevision, overlays } },
+    { type: "message.created", data: { messageId, role: "assistant" } },
+  ];
+}
+
 /**
  * The start of a model request: its audit row (tool revision and the tool names it was shown), the
  * turn's step count, the empty assistant message it streams into, and `request.started` +
@@ -119,15 +137,17 @@ export async function recordRequestStart(
     overlayRevision?: number;
     overlays?: OverlayReport;
     reserveIds?: number;
+    /**
+     * The two events' ids when the caller numbered them itself (from its own reservation, to publish
+     * them before this commits); else they are drawn here.
+     */
+    eventIds?: readonly [string, string];
   },
 ): Promise<string[]> {
   const { requestId, messageId, index, toolsRevision, toolNames } = request;
   const overlayRevision = request.overlayRevision ?? 0;
   const overlays = request.overlays && !isEmptyReport(request.overlays) ? request.overlays : null;
-  const events: EventInput[] = [
-    { type: "request.started", data: { index, toolsRevision, toolNames, overlayRevision, overlays } },
-    { type: "message.created", data: { messageId, role: "assistant" } },
-  ];
+  const events = requestStartEvents(request);
   const { rows } = await poolOf(db).query<AppendedRow & { reservedIds: string[] }>(
     `WITH request AS (
       INSERT INTO "TurnRequest" ("id", "turnId", "index", "toolsRevision", "toolNames", "overlayRevision",
@@ -141,7 +161,10 @@ export async function recordRequestStart(
       RETURNING "id"
     ), stepped AS (
       UPDATE "Turn" SET "stepCount" = $3::int + 1 WHERE id = $2::text RETURNING "id"
-    ), ids AS MATERIALIZED (${nextEventIdsSql("2 + $9::int")}),
+    ), ids AS MATERIALIZED (
+      SELECT unnest($12::bigint[]) AS id
+      UNION ALL (${nextEventIdsSql("2 + $9::int")} WHERE $12::bigint[] IS NULL)
+    ),
     ranked AS MATERIALIZED (SELECT id, row_number() OVER (ORDER BY id) AS ord FROM ids),
     appended AS (
       INSERT INTO "SessionEvent" ("id", "sessionId", "turnId", "type", "data", "createdAt")
@@ -165,6 +188,7 @@ export async function recordRequestStart(
       request.reserveIds ?? 0,
       overlayRevision,
       overlays ? JSON.stringify(overlays) : null,
+      request.eventIds ? [...request.eventIds] : null,
     ],
   );
   deliverAppended(db, request.sessionId, rows[0]);
