@@ -12,7 +12,8 @@ import { createDbClient, type Db } from "../db/client.ts";
 import { CuttableProxy } from "../../e2e/support/cuttable-proxy.ts";
 import { createTestDatabase, createTestUser, type TestDatabase } from "../../e2e/support/testbeds/database.ts";
 import { publishMessageDeltas } from "./delta-queue.ts";
-import { newRowId, recordRequestStart, startTurnRows } from "./turn-sql.ts";
+import { recordRequestStart } from "./request-start.ts";
+import { newRowId, startTurnRows } from "./turn-sql.ts";
 
 const OUTAGE_MS = 10_000;
 const CHUNKS = 100;

@@ -16,7 +16,8 @@ import { readEventsAfter } from "./event-reads.ts";
 import type { SessionEventDto } from "./event-types.ts";
 import { createWriter } from "./streaming-message.ts";
 import type { TurnDeps, TurnSpec } from "./turn-spec.ts";
-import { newRowId, recordRequestStart, startTurnRows } from "./turn-sql.ts";
+import { recordRequestStart } from "./request-start.ts";
+import { newRowId, startTurnRows } from "./turn-sql.ts";
 import { streamPoolOf } from "../db/client.ts";
 import {
   createTestEngine,

@@ -20,7 +20,8 @@ import { readEventsAfter } from "./event-reads.ts";
 import { type SessionEventDto } from "./event-types.ts";
 import { followEvents } from "./event-feed.ts";
 import { startListening, stopListening } from "../db/notifier.ts";
-import { newRowId, recordRequestEnd, recordRequestStart, startTurnRows } from "./turn-sql.ts";
+import { recordRequestStart } from "./request-start.ts";
+import { newRowId, recordRequestEnd, startTurnRows } from "./turn-sql.ts";
 
 async function waitUntil(isDone: () => boolean, timeoutMs = 10_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;

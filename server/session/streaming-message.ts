@@ -57,19 +57,7 @@ export function createWriter(
     inputs.push(...extra);
     if (inputs.length === 0) return;
     const parts = JSON.stringify(draft.parts); // exactly these deltas: serialised before any wait
-    let numbered = ids.take(inputs.length);
-    while (!numbered) {
-      await ids.ensure(inputs.length); // only when the reservation ran out: one round trip
-      numbered = ids.take(inputs.length);
-    }
-    const [eventIds, createdAt] = [numbered, new Date()];
-    const events: (DeltaEvent & SessionEventDto)[] = inputs.map((input, at) => ({
-      ...input,
-      id: eventIds[at]!,
-      sessionId: turn.sessionId,
-      turnId: turn.id,
-      createdAt,
-    }));
+    const events = await numbered(ids, turn, inputs);
     publishHere(turn.sessionId, events);
     const batch = { sessionId: turn.sessionId, turnId: turn.id, messageId, parts, events };
     const write = storable
@@ -108,4 +96,25 @@ export function createWriter(
       await flush();
     },
   };
+}
+
+/** The inputs as events numbered from the reservation (waiting for a refill only when it ran out). */
+async function numbered(
+  ids: EventIdReservation,
+  turn: TurnSpec,
+  inputs: EventInput[],
+): Promise<(DeltaEvent & SessionEventDto)[]> {
+  let taken = ids.take(inputs.length);
+  while (!taken) {
+    await ids.ensure(inputs.length); // only when the reservation ran out: one round trip
+    taken = ids.take(inputs.length);
+  }
+  const [eventIds, createdAt] = [taken, new Date()];
+  return inputs.map((input, at) => ({
+    ...input,
+    id: eventIds[at]!,
+    sessionId: turn.sessionId,
+    turnId: turn.id,
+    createdAt,
+  }));
 }

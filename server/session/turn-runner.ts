@@ -20,8 +20,8 @@ import { AssistantDraft, newCanonicalCallId } from "./assistant-draft.ts";
 import { retryWhileDatabaseUnavailable } from "./database-retry.ts";
 import type { ProviderId, ProviderOrigin, ToolCallPart } from "../core/canonical.ts";
 import { streamPoolOf } from "../db/client.ts";
-import { EventIdReservation, RESERVED_IDS } from "./event-ids.ts";
-import { appendEvent, publishHere, type EventInput } from "./event-log.ts";
+import { EventIdReservation } from "./event-ids.ts";
+import { appendEvent, type EventInput } from "./event-log.ts";
 import { toPartDto } from "./history.ts";
 import { createWriter } from "./streaming-message.ts";
 import { renderFinalRequest } from "./step-limit.ts";
@@ -31,7 +31,8 @@ import { loadTurnHistory } from "./transcript.ts";
 import { applyOverlays } from "../core/context-overlays.ts";
 import { loadOverlays } from "./overlays.ts";
 import type { TurnDeps, TurnSpec } from "./turn-spec.ts";
-import { newRowId, recordRequestEnd, recordRequestStart, requestStartEvents } from "./turn-sql.ts";
+import { newRowId, recordRequestEnd } from "./turn-sql.ts";
+import { REQUEST_START_EVENTS, startRequest } from "./request-start.ts";
 
 export type TurnOutcome = {
   status: "completed" | "failed" | "aborted";
@@ -173,32 +174,17 @@ async function runStep(
     maxRetries: 0, // retries happen in the model itself, only before output (retry-before-output.ts)
     onError: () => undefined, // errors arrive as error events in fullStream and end the step
   });
-  const [requestId, messageId] = [newRowId(), newRowId()];
-  const request = {
-    requestId,
-    messageId,
-    turnId: turn.id,
-    sessionId: turn.sessionId,
-    index,
-    toolsRevision: snapshot.revision,
-    toolNames: call.toolNames,
-    ...applied,
-  };
-  const eventIds = publishRequestStart(turn, ids, request);
-  const recorded = recordRequestStart(deps.db, {
-    ...request,
-    ...(eventIds ? { eventIds } : { reserveIds: RESERVED_IDS }),
-  }).then(
-    (reserved) => ids.add(reserved),
-    (error: unknown) => {
-      bookkeeping.abort(); // ends the stream below; the writer rethrows this error
-      throw error;
-    },
+  const messageId = newRowId();
+  const request = { requestId: newRowId(), messageId, turnId: turn.id, sessionId: turn.sessionId, index };
+  const order = startRequest(
+    deps.db,
+    turn,
+    ids,
+    { ...request, toolsRevision: snapshot.revision, toolNames: call.toolNames, ...applied },
+    () => bookkeeping.abort(), // ends the stream below; the writer rethrows the error
   );
   const draft = new AssistantDraft(turn.provider, snapshot, origin);
-  // Numbered here: deltas go out at once. Else (the ids were overtaken meanwhile) after the bookkeeping.
-  const published = eventIds ? Promise.resolve() : recorded;
-  const writer = createWriter(deps, turn, messageId, draft, signal, { ids, published, stored: recorded });
+  const writer = createWriter(deps, turn, messageId, draft, signal, order);
   const firstTokenAt = await readStream(result.fullStream, turn.provider, origin, draft, writer);
   if (signal.aborted) throw new StepAborted();
   const hasHiddenCalls = !mode.isFinal && draft.toolCalls.length === 0 && !draft.error && adoptHiddenToolCalls(draft);
@@ -211,7 +197,7 @@ async function runStep(
   // A short database outage here is waited out (database-retry.ts), not the end of the turn.
   await retryWhileDatabaseUnavailable(() =>
     recordRequestEnd(deps.db, {
-      requestId,
+      requestId: request.requestId,
       turnId: turn.id,
       sessionId: turn.sessionId,
       isFirstRequest: index === 0,
@@ -224,33 +210,6 @@ async function runStep(
     }),
   );
   return { draft, snapshot };
-}
-
-/** How many events a request starts with (turn-sql.ts, requestStartEvents). */
-const REQUEST_START_EVENTS = 2;
-
-/**
- * Numbers the request's first events from the turn's reservation and publishes them to this
- * process's subscribers now (recordRequestStart stores them under these ids); their ids, or null
- * when too few ids are left (then recordRequestStart numbers them, and they go out when it commits).
- */
-function publishRequestStart(
-  turn: TurnSpec,
-  ids: EventIdReservation,
-  request: Parameters<typeof requestStartEvents>[0],
-): [string, string] | null {
-  const taken = ids.take(REQUEST_START_EVENTS);
-  if (!taken) return null;
-  const createdAt = new Date();
-  const events = requestStartEvents(request).map((event, at) => ({
-    ...event,
-    id: taken[at]!,
-    sessionId: turn.sessionId,
-    turnId: turn.id,
-    createdAt,
-  }));
-  publishHere(turn.sessionId, events);
-  return [taken[0]!, taken[1]!];
 }
 
 /** Applies the stream to the draft, publishing as it goes; the time of the first token, if any. */

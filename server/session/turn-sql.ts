@@ -9,12 +9,10 @@ import { randomUUID } from "node:crypto";
 
 import { poolOf, type Db } from "../db/client.ts";
 import { DEFAULT_SESSION_TITLE } from "../db/chat-sessions.ts";
-import { isEmptyReport, type OverlayReport } from "../core/context-overlays.ts";
-import { nextEventIdsSql } from "./event-ids.ts";
 import { appendedColumns, appendEventsCtes, deliverAppended, type AppendedRow, type EventInput } from "./event-log.ts";
 
-const NOW = `now() AT TIME ZONE 'UTC'`;
-const NEXT_SEQ = (session: string) =>
+export const NOW = `now() AT TIME ZONE 'UTC'`;
+export const NEXT_SEQ = (session: string) =>
   `COALESCE((SELECT max(seq) FROM "Message" WHERE "sessionId" = ${session}), 0) + 1`;
 
 export const newRowId = (): string => randomUUID();
@@ -96,103 +94,6 @@ export async function startTurnRows(
   if (!row) return null;
   deliverAppended(db, turn.sessionId, row);
   return { title: row.title, historySeq: row.historySeq, systemPrompt: row.systemPrompt, userMessageId };
-}
-
-/** The two events a model request starts with (recordRequestStart stores them), in order. */
-export function requestStartEvents(request: {
-  messageId: string;
-  index: number;
-  toolsRevision: number;
-  toolNames: string[];
-  overlayRevision?: number;
-  overlays?: OverlayReport;
-}): [EventInput, EventInput] {
-  const { messageId, index, toolsRevision, toolNames } = request;
-  const overlayRevision = request.overlayRevision ?? 0;
-  const overlays = request.overlays && !isEmptyReport(request.overlays) ? request.overlays : null;
-  return [
-    { type: "request.started", data: { index, toolsRevision, toolNames, overlayRevision, overlays } },
-    { type: "message.created", data: { messageId, role: "assistant" } },
-  ];
-}
-
-/**
- * The start of a model request: its audit row (tool revision and the tool names it was shown), the
- * turn's step count, the empty assistant message it streams into, and `request.started` +
- * `message.created`. The ids come from the caller (newRowId), so it can stream before this commits.
- * It also reserves `reserveIds` event ids above the two events' (event-ids.ts), for the message's
- * deltas; returned ascending.
- */
-export async function recordRequestStart(
-  db: Db,
-  request: {
-    requestId: string;
-    messageId: string;
-    turnId: string;
-    sessionId: string;
-    index: number;
-    toolsRevision: number;
-    toolNames: string[];
-    /** The context overlay revision it was rendered with, and what the overlays changed. */
-    overlayRevision?: number;
-    overlays?: OverlayReport;
-    reserveIds?: number;
-    /**
-     * The two events' ids when the caller numbered them itself (from its own reservation, to publish
-     * them before this commits); else they are drawn here.
-     */
-    eventIds?: readonly [string, string];
-  },
-): Promise<string[]> {
-  const { requestId, messageId, index, toolsRevision, toolNames } = request;
-  const overlayRevision = request.overlayRevision ?? 0;
-  const overlays = request.overlays && !isEmptyReport(request.overlays) ? request.overlays : null;
-  const events = requestStartEvents(request);
-  const { rows } = await poolOf(db).query<AppendedRow & { reservedIds: string[] }>(
-    `WITH request AS (
-      INSERT INTO "TurnRequest" ("id", "turnId", "index", "toolsRevision", "toolNames", "overlayRevision",
-        "overlays", "startedAt")
-      VALUES ($1::text, $2::text, $3::int, $4::int, $5::jsonb, $10::int, $11::jsonb, ${NOW})
-      RETURNING "id"
-    ), message AS (
-      INSERT INTO "Message" ("id", "sessionId", "turnId", "seq", "role", "parts", "createdAt", "updatedAt")
-      VALUES ($6::text, $7::text, $2::text, ${NEXT_SEQ("$7::text")}, 'assistant'::"MessageRole", '[]'::jsonb,
-        ${NOW}, ${NOW})
-      RETURNING "id"
-    ), stepped AS (
-      UPDATE "Turn" SET "stepCount" = $3::int + 1 WHERE id = $2::text RETURNING "id"
-    ), ids AS MATERIALIZED (
-      SELECT unnest($12::bigint[]) AS id
-      UNION ALL (${nextEventIdsSql("2 + $9::int")} WHERE $12::bigint[] IS NULL)
-    ),
-    ranked AS MATERIALIZED (SELECT id, row_number() OVER (ORDER BY id) AS ord FROM ids),
-    appended AS (
-      INSERT INTO "SessionEvent" ("id", "sessionId", "turnId", "type", "data", "createdAt")
-      SELECT ranked.id, $7::text, $2::text, e.value ->> 'type', e.value -> 'data', ${NOW}
-      FROM jsonb_array_elements($8::jsonb) WITH ORDINALITY AS e(value, ord) JOIN ranked ON ranked.ord = e.ord
-      ORDER BY e.ord
-      RETURNING id, "sessionId", "turnId", "type", "data", "createdAt"
-    )
-    SELECT (SELECT count(*) FROM request) AS requests, (SELECT count(*) FROM message) AS messages,
-      (SELECT count(*) FROM stepped) AS stepped, ${appendedColumns("$7::text")},
-      (SELECT COALESCE(json_agg(id::text ORDER BY id), '[]') FROM ranked WHERE ord > 2) AS "reservedIds"`,
-    [
-      requestId,
-      request.turnId,
-      index,
-      toolsRevision,
-      JSON.stringify(toolNames),
-      messageId,
-      request.sessionId,
-      JSON.stringify(events),
-      request.reserveIds ?? 0,
-      overlayRevision,
-      overlays ? JSON.stringify(overlays) : null,
-      request.eventIds ? [...request.eventIds] : null,
-    ],
-  );
-  deliverAppended(db, request.sessionId, rows[0]);
-  return rows[0]!.reservedIds;
 }
 
 /**
