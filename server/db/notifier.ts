@@ -48,7 +48,15 @@ function onDatabaseNotification(message: pg.Notification): void {
 }
 
 type ListenerState = { client: pg.Client; url: string } | undefined;
-const globalForNotifier = globalThis as unknown as { patchbayListener?: Promise<ListenerState> };
+const globalForNotifier = globalThis as unknown as {
+  patchbayListener?: Promise<ListenerState>;
+  patchbayListening?: boolean;
+};
+
+/** Whether this process's LISTEN connection is up: other instances' notifications reach it. */
+export function isListening(): boolean {
+  return globalForNotifier.patchbayListening === true;
+}
 
 /** Starts the one LISTEN connection of this process (idempotent). Failures degrade to polling. */
 export function startListening(url: string): Promise<ListenerState> {
@@ -60,8 +68,10 @@ export function startListening(url: string): Promise<ListenerState> {
       client.on("error", (error) => {
         console.warn(`[patchbay] LISTEN connection lost (${error.message}); falling back to polling`);
         globalForNotifier.patchbayListener = undefined;
+        globalForNotifier.patchbayListening = false;
       });
       for (const channel of Object.values(CHANNELS)) await client.query(`LISTEN ${channel}`);
+      globalForNotifier.patchbayListening = true;
       return { client, url };
     } catch (error) {
       console.warn(`[patchbay] LISTEN unavailable (${(error as Error).message}); waiting by polling`);
@@ -75,6 +85,7 @@ export function startListening(url: string): Promise<ListenerState> {
 export async function stopListening(): Promise<void> {
   const state = await globalForNotifier.patchbayListener;
   globalForNotifier.patchbayListener = undefined;
+  globalForNotifier.patchbayListening = false;
   await state?.client.end().catch(() => undefined);
 }
 

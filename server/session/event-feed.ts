@@ -8,9 +8,15 @@ import type { Db } from "../db/client.ts";
 import { noteEventSeen, onEventsAppended, type AppendedEvents } from "./event-log.ts";
 import { EVENT_PAGE_SIZE, readEventsAfter } from "./event-reads.ts";
 import { type SessionEventDto } from "./event-types.ts";
-import { CHANNELS, onNotification } from "../db/notifier.ts";
+import { CHANNELS, isListening, onNotification } from "../db/notifier.ts";
 
+/**
+ * How long a waiting subscriber trusts notifications before it reads the log anyway: briefly when
+ * this process cannot LISTEN (polling is all it has), rarely when it can (a lost notification is the
+ * only thing the read catches), so hundreds of open chats do not each read the log every second.
+ */
 const POLL_INTERVAL_MS = 1_000;
+const LISTENING_POLL_MS = 5_000;
 
 /**
  * Yields the session's events after `afterId`, then new ones as they are appended, until abort.
@@ -69,7 +75,7 @@ export async function* followEvents(
         const timer = setTimeout(() => {
           isStale = true;
           resolve();
-        }, POLL_INTERVAL_MS);
+        }, pollDelay());
         wake = () => {
           clearTimeout(timer);
           wake = null;
@@ -82,6 +88,11 @@ export async function* followEvents(
     stopRemote();
     signal.removeEventListener("abort", poke);
   }
+}
+
+/** The wait before the next read of the log, with ±20 % jitter so subscribers opened together spread out. */
+function pollDelay(): number {
+  return (isListening() ? LISTENING_POLL_MS : POLL_INTERVAL_MS) * (0.8 + Math.random() * 0.4);
 }
 
 /** Whether event `id` is at or before `cursor` (ids are bigint strings). */
