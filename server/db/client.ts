@@ -39,7 +39,7 @@ async function openDatabase(): Promise<DbState> {
   const embedded = env.DATABASE_URL ? undefined : await startEmbeddedPostgres(env.PATCHBAY_DATA_DIR);
   const url = env.DATABASE_URL ?? embedded!.url;
   await applyMigrations(url);
-  const client = createDbClient(url, { max: embedded ? 4 : 10 });
+  const client = createDbClient(url, { max: embedded ? 4 : env.DATABASE_POOL_SIZE });
   return {
     client,
     url,
