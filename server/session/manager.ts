@@ -27,6 +27,7 @@ import {
   ownedSessionModel,
   personaPrompt,
   sessionModel,
+  storedChoice,
   type ModelChoice,
   type ServerModels,
   type TurnModel,
@@ -38,7 +39,8 @@ import { supersedeForRestart } from "./restart.ts";
 import { LocalTurns } from "./local-turns.ts";
 import { type TurnSpec } from "./turn-spec.ts";
 import { TurnSweeper } from "./turn-sweeper.ts";
-import { finishTurn, turnSelect } from "./turn-end.ts";
+import { finishTurn } from "./turn-end.ts";
+import { ownedTurn, ownedTurnWithModel } from "./owned-turn.ts";
 import { startTurnRows } from "./turn-sql.ts";
 import { createSubAgentRunner } from "./sub-agent-run.ts";
 import type { ToolSource } from "../core/tool-source.ts";
@@ -152,7 +154,7 @@ export class SessionManager {
 
   /** Stops a streaming turn from any instance; its partial output stays in the history. */
   async cancel(ownerId: string, turnId: string): Promise<void> {
-    const turn = await this.ownedTurn(ownerId, turnId);
+    const turn = await ownedTurn(this.options.db, ownerId, turnId);
     if (turn.status !== "streaming") return;
     await this.options.db.turn.updateMany({
       where: { id: turnId, status: "streaming" },
@@ -186,8 +188,8 @@ export class SessionManager {
     choice: ModelChoice | undefined,
     keepFinishedRounds: boolean,
   ): Promise<{ turnId: string }> {
-    const old = await this.ownedTurn(ownerId, turnId);
-    const model: TurnModel = normalizeChoice(choice ?? (await sessionModel(this.options.db, old.sessionId))) ?? {
+    const { session, ...old } = await ownedTurnWithModel(this.options.db, ownerId, turnId);
+    const model: TurnModel = normalizeChoice(choice ?? storedChoice(session)) ?? {
       provider: old.provider as ProviderId,
       model: old.model,
       accountId: old.providerAccountId,
@@ -196,9 +198,12 @@ export class SessionManager {
     const newId = randomUUID();
     const newTurn = this.turnData(newId, old.sessionId, old.userMessageId, old.historySeq, model);
     const settled = await supersedeForRestart(this.options.db, { old, newTurn, keepFinishedRounds });
-    await notify(this.options.db, CHANNELS.turnControl, old.id);
     const spec = { id: newId, sessionId: old.sessionId, historySeq: old.historySeq, ...model };
-    await this.launch({ ...spec, userMessageId: old.userMessageId }, old.id, settled.newEvents);
+    // The old turn is told to stop (at once here, by NOTIFY elsewhere) while the new one starts.
+    await Promise.all([
+      notify(this.options.db, CHANNELS.turnControl, old.id),
+      this.launch({ ...spec, userMessageId: old.userMessageId }, old.id, settled.newEvents),
+    ]);
     return { turnId: newId };
   }
 
@@ -246,15 +251,6 @@ export class SessionManager {
 
   private leaseExpiry(): Date {
     return new Date(Date.now() + this.leaseMs);
-  }
-
-  private async ownedTurn(ownerId: string, turnId: string) {
-    const turn = await this.options.db.turn.findFirst({
-      where: { id: turnId, session: { ownerId } },
-      select: turnSelect,
-    });
-    if (!turn) throw new AppError("not_found:turn");
-    return turn;
   }
 
   /** Announces a turn stored by restart / edit-and-resend (then `more`: its kept copies), then runs it. */

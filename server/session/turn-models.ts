@@ -39,9 +39,10 @@ export async function ownedSessionModel(db: Db, ownerId: string, sessionId: stri
   return storedChoice(row);
 }
 
-const MODEL_COLUMNS = { provider: true, model: true, providerAccountId: true } as const;
+export const MODEL_COLUMNS = { provider: true, model: true, providerAccountId: true } as const;
 
-function storedChoice(row: { provider: string | null; model: string | null; providerAccountId: string | null }) {
+/** The choice a chat row stores (provider + model), or null when it has none. */
+export function storedChoice(row: { provider: string | null; model: string | null; providerAccountId: string | null }) {
   return row.provider && row.model
     ? { provider: row.provider as ProviderId, model: row.model, accountId: row.providerAccountId }
     : null;
