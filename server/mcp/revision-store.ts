@@ -1,6 +1,7 @@
 // The registry's Postgres side, one statement per step so a revision costs two round trips:
-// - readRegistryState: the session's revision, its persona's allowlist, its switched-off built-ins and its connector bindings
-//   (with each connector's name and source), from one statement (so one consistent view).
+// - readRegistryState: the session's revision, its persona's allowlist, its switched-off built-ins, its
+//   connector bindings (with each connector's name, source and row fingerprint) and its owner's
+//   sub-agent personas, from one statement (so one consistent view, and one round trip).
 // - commitRevision: stores the tool lists and selections not yet known to be stored (content-
 //   addressed, snapshot-manifest.ts), bumps ChatSession.toolsRevision and inserts the revision's
 //   manifest, atomically (one statement), and only if the revision is still the one the state was
@@ -16,6 +17,7 @@ import type { Db } from "../db/client.ts";
 import { toolPolicySchema } from "../core/tool-policy.ts";
 import type { McpTool } from "./connection-types.ts";
 import type { RegistryTool } from "./registry-tool.ts";
+import type { SubAgentPersona } from "./sub-agent-tools.ts";
 import { selectionSchema, snapshotManifestSchema, type Selection, type SnapshotManifest } from "./snapshot-manifest.ts";
 
 const bindingSchema = z.object({
@@ -27,16 +29,32 @@ const bindingSchema = z.object({
   disabledTools: z.array(z.string()),
   policy: toolPolicySchema,
   toolPolicies: z.unknown(),
+  /**
+   * MD5 of what a connector's config is resolved from (its row's source, name, transport, URL and
+   * sealed secrets): equal fingerprints resolve to the same config (connector-lists.ts caches by it).
+   */
+  fingerprint: z.string(),
 });
 export type Binding = z.infer<typeof bindingSchema>;
-/** `disabledBuiltins`: the built-in tools (tool names) switched off in the chat. */
+const subAgentSchema = z.object({ id: z.string(), name: z.string(), systemPrompt: z.string() });
+/**
+ * `disabledBuiltins`: the built-in tools (tool names) switched off in the chat; `subAgents`: the
+ * owner's personas offered as sub-agents (sub-agent-tools.ts), in name order.
+ */
 export type RegistryState = {
   revision: number;
   allowlist: string[] | null;
   bindings: Binding[];
   disabledBuiltins: string[];
+  subAgents: SubAgentPersona[];
 };
-type StateRow = { revision: number; allowlist: string[] | null; bindings: unknown; disabledBuiltins: string[] | null };
+type StateRow = {
+  revision: number;
+  allowlist: string[] | null;
+  bindings: unknown;
+  disabledBuiltins: string[] | null;
+  subAgents: unknown;
+};
 
 /** The session's registry inputs, or null when the session does not exist. */
 export async function readRegistryState(db: Db, sessionId: string): Promise<RegistryState | null> {
@@ -45,10 +63,14 @@ export async function readRegistryState(db: Db, sessionId: string): Promise<Regi
       COALESCE((
         SELECT json_agg(json_build_object(
             'connectorId', b."connectorId", 'name', c."name", 'source', c."source", 'enabled', b."enabled",
-            'disabledTools', b."disabledTools", 'policy', b."policy", 'toolPolicies', b."toolPolicies")
+            'disabledTools', b."disabledTools", 'policy', b."policy", 'toolPolicies', b."toolPolicies",
+            'fingerprint', md5(json_build_array(c."source", c."name", c."transport", c."url", c."secrets")::text))
           ORDER BY b."createdAt", b."connectorId")
         FROM "SessionConnector" b JOIN "Connector" c ON c.id = b."connectorId"
-        WHERE b."sessionId" = s.id), '[]'::json) AS bindings
+        WHERE b."sessionId" = s.id), '[]'::json) AS bindings,
+      COALESCE((
+        SELECT json_agg(json_build_object('id', a.id, 'name', a."name", 'systemPrompt', a."systemPrompt") ORDER BY a."name")
+        FROM "Persona" a WHERE a."ownerId" = s."ownerId" AND a."isSubAgent"), '[]'::json) AS "subAgents"
     FROM "ChatSession" s LEFT JOIN "Persona" p ON p.id = s."personaId"
     WHERE s.id = ${sessionId}`;
   const row = rows[0];
@@ -58,6 +80,7 @@ export async function readRegistryState(db: Db, sessionId: string): Promise<Regi
     allowlist: row.allowlist,
     bindings: z.array(bindingSchema).parse(row.bindings),
     disabledBuiltins: row.disabledBuiltins ?? [],
+    subAgents: z.array(subAgentSchema).parse(row.subAgents),
   };
 }
 
