@@ -25,23 +25,16 @@ import type { RegistrySnapshot, RegistryTool } from "./registry-tool.ts";
 import { ToolError, type ToolCallRequest, type ToolOutcome, type ToolSource } from "../core/tool-source.ts";
 import { connectionKey, parseConnectionKey } from "./connection-keys.ts";
 import { BUILTIN_CONNECTOR, PERSONA_CONNECTOR } from "./connector-names.ts";
-import { subAgentToolList } from "./sub-agent-tools.ts";
 import {
   commitRevision,
   fetchSelections,
   fetchToolLists,
+  readLatestRevision,
   readRegistryState,
   readRevision,
-  type RegistryState,
 } from "./revision-store.ts";
-import {
-  buildManifest,
-  buildSelections,
-  expandSelections,
-  type ListSource,
-  type Selection,
-} from "./snapshot-manifest.ts";
-import { composeTools } from "./compose-tools.ts";
+import { expandSelections, type ListSource, type Selection } from "./snapshot-manifest.ts";
+import { RevisionComposer } from "./revision-composer.ts";
 import { ConnectorLists } from "./connector-lists.ts";
 import { callMcpTool } from "./tool-call.ts";
 import { RebuildFailures, type RebuildFailure } from "./rebuild-failures.ts";
@@ -69,6 +62,7 @@ export class McpRegistry implements ToolSource {
   private readonly owners = new Map<string, string>();
   private readonly failures = new RebuildFailures();
   private readonly connectorLists: ConnectorLists;
+  private readonly composer: RevisionComposer;
 
   constructor(private readonly options: RegistryOptions) {
     this.builtins = options.builtins ?? builtinTools;
@@ -76,19 +70,19 @@ export class McpRegistry implements ToolSource {
     this.lists = new HashedStore((hashes) => fetchToolLists(options.db, hashes));
     this.selections = new HashedStore((hashes) => fetchSelections(options.db, hashes));
     const stores = { lists: this.lists, selections: this.selections };
+    this.composer = new RevisionComposer(this.builtinList);
     this.connectorLists = new ConnectorLists(options, stores, (key) => void this.rebuildForConnector(key, "health"));
   }
 
   /** The latest snapshot; the first call for a session builds revision 1. */
   async snapshot(sessionId: string): Promise<RegistrySnapshot> {
-    const { db } = this.options;
-    const session = await db.chatSession.findUnique({ where: { id: sessionId }, select: { toolsRevision: true } });
-    if (!session) throw new ToolError("unknown_tool", "This chat no longer exists.");
-    if (session.toolsRevision === 0) {
+    const revision = await readLatestRevision(this.options.db, sessionId);
+    if (revision === null) throw new ToolError("unknown_tool", "This chat no longer exists.");
+    if (revision === 0) {
       await this.queueBuild(sessionId, "initial", { onlyIfUnbuilt: true });
       return this.snapshot(sessionId);
     }
-    return this.snapshotAt(sessionId, session.toolsRevision);
+    return this.snapshotAt(sessionId, revision);
   }
 
   /** One stored revision, whichever instance built it; immutable, so read once and then kept. */
@@ -233,20 +227,6 @@ export class McpRegistry implements ToolSource {
     return session.ownerId;
   }
 
-  /** The tools of a revision built from this state, with what storing it takes (manifest, lists, selections). */
-  private async compose(sessionId: string, ownerId: string, state: RegistryState) {
-    const lists = await this.connectorLists.gather(state.bindings, ownerId, { sessionId, revision: state.revision });
-    const { allowlist, disabledBuiltins, subAgents: personas } = state;
-    const subAgents = personas.length > 0 ? subAgentToolList(personas) : undefined; // none: nothing stored
-    const tools = composeTools(this.builtinList, state.bindings, lists, allowlist, disabledBuiltins, subAgents);
-    lists.set(BUILTIN_CONNECTOR, this.builtinList);
-    if (subAgents) lists.set(PERSONA_CONNECTOR, subAgents);
-    const sources = [...lists.values()].map((source) => source.list);
-    const selections = buildSelections(tools, lists);
-    const manifest = buildManifest(selections);
-    return { tools, sources, selections, manifest, manifestJson: JSON.stringify(manifest) };
-  }
-
   /** True when the revision just read (still the latest then) holds this very manifest. */
   private isLatestManifest(sessionId: string, revision: number, manifestJson: string): boolean {
     const known = this.manifests.get(sessionId);
@@ -260,7 +240,8 @@ export class McpRegistry implements ToolSource {
       const state = await readRegistryState(db, sessionId);
       if (!state) throw new ToolError("unknown_tool", "This chat no longer exists.");
       if (options.onlyIfUnbuilt && state.revision > 0) return state.revision;
-      const { tools, sources, selections, manifest, manifestJson } = await this.compose(sessionId, ownerId, state);
+      const lists = await this.connectorLists.gather(state.bindings, ownerId, { sessionId, revision: state.revision });
+      const { tools, sources, selections, manifest, manifestJson } = this.composer.compose(sessionId, state, lists);
       // What the commit's compare-and-set would find (the lists and selections of that revision are
       // stored), without its round trip: the same tools make no revision and no event.
       if (this.isLatestManifest(sessionId, state.revision, manifestJson)) {
