@@ -166,6 +166,10 @@ async function measureColdStdio(engine: BenchEngine, connectors: BenchConnectors
 const BEFORE_CONTENT_ADDRESSING =
   "before content addressing (d14d5b7, this bench with the same connector lookup, load 4.8-9.9 on 2 CPUs): warm rebuild + snapshot + render p50 32.1 / 33.1 / 36.6 ms, p95 45.7 / 46.0 / 49.0 ms (anthropic / openai / google); rebuild() alone p50 31.1 ms, p95 43.1 ms; cold stdio first rebuild p50 10.6 s; cold new chat 31.6 ms p50; another instance's first read 7.5 ms p50.";
 
+/** This bench's rows at fef8ab7 (before the warm-path memos), run back to back with 57a59f7; measured, not live. */
+const BEFORE_WARM_MEMOS =
+  "before the warm-path memos (fef8ab7, three runs back to back with this code, load 1.6-9.9 on 2 CPUs): warm rebuild + snapshot + render p50 6.8-12.5 / 6.4-10.2 / 7.7-13.4 ms (anthropic / openai / google); rebuild() alone p50 5.4-8.5 ms with 4 pool checkouts; snapshot() 0.7-1.1 ms; renderRequest alone 0.56-0.71 / 0.52-0.78 / 2.7-3.6 ms. This code in the same runs: 1.0-1.5 / 1.2-1.5 / 1.0-1.2 ms; rebuild() 0.8-0.9 ms with 1 checkout; snapshot() 0.3 ms; renderRequest 0.06-0.10 ms.";
+
 function row(label: string, samples: number[], target = ""): string[] {
   const s = summarize(samples);
   return [label, String(s.n), ms(s.p50), ms(s.p95), ms(s.p99), ms(s.mean), target];
@@ -223,6 +227,7 @@ async function runRebuildBench(engine: BenchEngine, connectors: BenchConnectors,
     `storage: a revision's row holds a ${warm.stored.manifest}-byte manifest (selection hashes); the ${EXPECTED_TOOLS} tools' lists are stored once by hash (${(warm.stored.lists / 1024).toFixed(0)} KB in all) and the per-connector selections (exposed names, policies) once per distinct content (${(warm.stored.selections / 1024).toFixed(0)} KB in all). Before, every revision wrote the whole snapshot (${(JSON.stringify(warm.first.tools).length / 1024).toFixed(0)} KB).`,
     `transcript: ${HISTORY} canonical messages of the render bench's shape, from the rendering provider; rebuild and snapshot rows pool all providers' cycles.`,
     BEFORE_CONTENT_ADDRESSING,
+    BEFORE_WARM_MEMOS,
   ]);
 }
 
