@@ -14,6 +14,7 @@ import { type McpCallResult, type McpTool } from "../server/mcp/connection-types
 import { resolveConnector } from "../server/mcp/connector-config.ts";
 import { McpRegistry } from "../server/mcp/registry.ts";
 import { type ResolvedConnector } from "../server/mcp/registry-options.ts";
+import { recordToolsChanged } from "../server/session/tools-changed.ts";
 import { connectorToolLists } from "./registry-fixture.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
@@ -75,8 +76,17 @@ export async function createBenchConnectors(db: Db): Promise<BenchConnectors> {
   };
 }
 
+/** As the app wires it (server/session/app-runtime.ts): every committed revision is a tools.changed event. */
 export function createBenchRegistry(db: Db, pool: ConnectionPool, resolveConnector: Resolver): McpRegistry {
-  return new McpRegistry({ db, pool, resolveConnector, toolTimeoutMs: 30_000, maxOutputChars: 100_000 });
+  const onToolsChanged = recordToolsChanged(db);
+  return new McpRegistry({
+    db,
+    pool,
+    resolveConnector,
+    onToolsChanged,
+    toolTimeoutMs: 30_000,
+    maxOutputChars: 100_000,
+  });
 }
 
 /** Switches every bench connector on in the session (as setConnectorEnabled does, without the rebuilds). */

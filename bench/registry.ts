@@ -9,14 +9,13 @@ import { performance } from "node:perf_hooks";
 
 import { builtinTools } from "../server/mcp/builtin-tools.ts";
 import { ConnectionPool } from "../server/mcp/connection-pool.ts";
-import type { McpRegistry } from "../server/mcp/registry.ts";
 import type { RegistrySnapshot } from "../server/mcp/registry-tool.ts";
 import { commitRevision } from "../server/mcp/revision-store.ts";
-import { renderRequest } from "../server/providers/render.ts";
 import type { ProviderId, Transcript } from "../server/core/canonical.ts";
-import { createUserWithSession, TEST_MODELS } from "../e2e/support/testbeds/engine.ts";
+import { createUserWithSession } from "../e2e/support/testbeds/engine.ts";
 import { createSendStamps, runApplyNowBench, startApplyNowFake } from "./apply-now.ts";
 import { startBenchEngine, type BenchEngine } from "./bench-engine.ts";
+import { cycles, renderFor, timeRebuilds, type Cycle } from "./registry-cycle.ts";
 import type { BenchOptions } from "./options.ts";
 import { syntheticTranscript } from "./render-fixture.ts";
 import { CONNECTORS, TOOLS_PER_CONNECTOR } from "./registry-fixture.ts";
@@ -34,43 +33,10 @@ const EXPECTED_TOOLS = CONNECTORS * TOOLS_PER_CONNECTOR + builtinTools.length;
 /** Spawning ten `node --import tsx` servers at once on a busy 2-CPU machine can exceed the app's 10 s. */
 const COLD_CONNECT_TIMEOUT_MS = 60_000;
 
-type Cycle = { rebuild: number; snapshot: number; render: number; checkouts: number };
-
 async function boundSession(engine: BenchEngine, connectors: BenchConnectors): Promise<string> {
   const { sessionId } = await createUserWithSession(engine.db, "Registry");
   await bindAll(engine.db, sessionId, connectors.ids);
   return sessionId;
-}
-
-const renderFor = (provider: Provider, transcript: Transcript) => (snapshot: RegistrySnapshot) =>
-  renderRequest({ provider, modelId: TEST_MODELS[provider], transcript, snapshot, isFollowUp: false });
-
-/** One switch's worth of work: a new revision, the turn's read of it, and its render. */
-async function cycle(
-  engine: BenchEngine,
-  registry: McpRegistry,
-  sessionId: string,
-  render: (snapshot: RegistrySnapshot) => unknown,
-): Promise<Cycle> {
-  const start = performance.now();
-  await registry.rebuild(sessionId, "bench");
-  const rebuilt = performance.now();
-  const snapshot = await registry.snapshot(sessionId);
-  const read = performance.now();
-  render(snapshot);
-  const end = performance.now();
-  const checkouts = engine.checkouts.filter((at) => at >= start && at <= rebuilt).length;
-  return { rebuild: rebuilt - start, snapshot: read - rebuilt, render: end - read, checkouts };
-}
-
-async function timeRebuilds(registry: McpRegistry, sessionId: string, count: number): Promise<number[]> {
-  const samples: number[] = [];
-  for (let i = 0; i < count; i++) {
-    const start = performance.now();
-    await registry.rebuild(sessionId, "bench");
-    samples.push(performance.now() - start);
-  }
-  return samples;
 }
 
 async function measureWarm(engine: BenchEngine, connectors: BenchConnectors, iterations: number) {
@@ -79,14 +45,18 @@ async function measureWarm(engine: BenchEngine, connectors: BenchConnectors, ite
   const first = await registry.snapshot(sessionId);
   if (first.tools.length !== EXPECTED_TOOLS)
     throw new Error(`expected ${EXPECTED_TOOLS} tools, got ${first.tools.length}`);
-  const cycles = {} as Record<Provider, Cycle[]>;
+  const toolName = first.tools.find((tool) => tool.connectorId === connectors.ids[0])!.toolName;
+  const toggle = { sessionId, connectorId: connectors.ids[0]!, toolName };
+  const unchanged = {} as Record<Provider, Cycle[]>;
+  const switches = {} as Record<Provider, Cycle[]>;
   for (const provider of PROVIDERS) {
     const render = renderFor(provider, syntheticTranscript(provider, HISTORY, first));
-    cycles[provider] = [];
-    for (let i = 0; i < WARM_UP + iterations; i++) {
-      const result = await cycle(engine, registry, sessionId, render);
-      if (i >= WARM_UP) cycles[provider].push(result);
-    }
+    unchanged[provider] = await cycles(engine, registry, sessionId, render, { warmUp: WARM_UP, count: iterations });
+    switches[provider] = await cycles(engine, registry, sessionId, render, {
+      warmUp: WARM_UP,
+      count: iterations,
+      toggle,
+    });
   }
   const fromMemory = createBenchRegistry(engine.db, connectors.createInMemoryPool(), connectors.resolveFromMemory);
   const memoryRebuilds = (await timeRebuilds(fromMemory, sessionId, WARM_UP + iterations)).slice(WARM_UP);
@@ -106,7 +76,7 @@ async function measureWarm(engine: BenchEngine, connectors: BenchConnectors, ite
   }
   const writes = await timeSnapshotWrites(engine, sessionId, first, iterations);
   const stored = await storedSizes(engine, sessionId);
-  return { first, cycles, memoryRebuilds, writes, newChats, otherInstance, stored };
+  return { first, unchanged, switches, memoryRebuilds, writes, newChats, otherInstance, stored };
 }
 
 /** Bytes of the latest revision's row and of everything its tools are stored in. */
@@ -196,6 +166,10 @@ async function measureColdStdio(engine: BenchEngine, connectors: BenchConnectors
 const BEFORE_CONTENT_ADDRESSING =
   "before content addressing (d14d5b7, this bench with the same connector lookup, load 4.8-9.9 on 2 CPUs): warm rebuild + snapshot + render p50 32.1 / 33.1 / 36.6 ms, p95 45.7 / 46.0 / 49.0 ms (anthropic / openai / google); rebuild() alone p50 31.1 ms, p95 43.1 ms; cold stdio first rebuild p50 10.6 s; cold new chat 31.6 ms p50; another instance's first read 7.5 ms p50.";
 
+/** This bench's rows at fef8ab7 (before the warm-path memos), run back to back with 57a59f7; measured, not live. */
+const BEFORE_WARM_MEMOS =
+  "before the warm-path memos (fef8ab7, three runs back to back with this code, load 1.6-9.9 on 2 CPUs): warm rebuild + snapshot + render p50 6.8-12.5 / 6.4-10.2 / 7.7-13.4 ms (anthropic / openai / google); rebuild() alone p50 5.4-8.5 ms with 4 pool checkouts; snapshot() 0.7-1.1 ms; renderRequest alone 0.56-0.71 / 0.52-0.78 / 2.7-3.6 ms. This code in the same runs: 1.0-1.5 / 1.2-1.5 / 1.0-1.2 ms; rebuild() 0.8-0.9 ms with 1 checkout; snapshot() 0.3 ms; renderRequest 0.06-0.10 ms.";
+
 function row(label: string, samples: number[], target = ""): string[] {
   const s = summarize(samples);
   return [label, String(s.n), ms(s.p50), ms(s.p95), ms(s.p99), ms(s.mean), target];
@@ -205,23 +179,34 @@ async function runRebuildBench(engine: BenchEngine, connectors: BenchConnectors,
   const loadBefore = loadavg()[0]!;
   const warm = await measureWarm(engine, connectors, iterations);
   const cold = await measureColdStdio(engine, connectors, syntheticTranscript("anthropic", HISTORY, warm.first));
-  const all = PROVIDERS.flatMap((provider) => warm.cycles[provider]);
+  const all = PROVIDERS.flatMap((provider) => warm.unchanged[provider]);
+  const allSwitches = PROVIDERS.flatMap((provider) => warm.switches[provider]);
   const pick = (cycles: Cycle[], key: keyof Cycle) => cycles.map((sample) => sample[key]);
   const total = (cycles: Cycle[]) => cycles.map((sample) => sample.rebuild + sample.snapshot + sample.render);
   printTable(
-    `Registry rebuild + render: ${CONNECTORS} connectors x ${TOOLS_PER_CONNECTOR} tools (+1 built-in), ${HISTORY}-message transcript (${iterations} cycles per provider after ${WARM_UP} warm-up)`,
+    `Registry rebuild + render: ${CONNECTORS} connectors x ${TOOLS_PER_CONNECTOR} tools (+${builtinTools.length} built-in), ${HISTORY}-message transcript (${iterations} cycles per provider and kind after ${WARM_UP} warm-up)`,
     ["path", "n", "p50", "p95", "p99", "mean", "target"],
     [
       ...PROVIDERS.map((provider) =>
-        row(`warm, ${provider}: rebuild + snapshot + render`, total(warm.cycles[provider]), "<= 2 ms p50"),
+        row(`warm, ${provider}: rebuild + snapshot + render`, total(warm.unchanged[provider]), "<= 2 ms p50"),
+      ),
+      ...PROVIDERS.map((provider) =>
+        row(`warm switch, ${provider}: rebuild + snapshot + render`, total(warm.switches[provider])),
       ),
       row("  rebuild() alone (app's connector lookup)", pick(all, "rebuild")),
       row("  rebuild() alone, connector lookup from memory", warm.memoryRebuilds),
+      row("  rebuild() alone, a switch (new revision + tools.changed event)", pick(allSwitches, "rebuild")),
       row("    its write alone: commitRevision (manifest + revision bump, one statement)", warm.writes.commit),
       row("    before content addressing: the whole snapshot row (Prisma)", warm.writes.prisma),
       row("    before content addressing: the same row as raw SQL", warm.writes.raw),
-      row("  snapshot() alone (reads the new revision)", pick(all, "snapshot")),
-      ...PROVIDERS.map((provider) => row(`  renderRequest alone, ${provider}`, pick(warm.cycles[provider], "render"))),
+      row("  snapshot() alone (reads the latest revision)", pick(all, "snapshot")),
+      row("  snapshot() alone, after a switch (the revision it just built)", pick(allSwitches, "snapshot")),
+      ...PROVIDERS.map((provider) =>
+        row(`  renderRequest alone, ${provider}`, pick(warm.unchanged[provider], "render")),
+      ),
+      ...PROVIDERS.map((provider) =>
+        row(`  renderRequest alone, ${provider}, a new revision`, pick(warm.switches[provider], "render")),
+      ),
       row(`cold, stdio: first rebuild on a fresh ConnectionPool`, cold.rebuilds),
       row(`cold, stdio: first rebuild + snapshot + render (anthropic)`, cold.totals),
       row("  warm rebuild() on that stdio pool (tool lists cached)", cold.warm),
@@ -230,15 +215,19 @@ async function runRebuildBench(engine: BenchEngine, connectors: BenchConnectors,
     ],
   );
   const checkouts = summarize(pick(all, "checkouts")).p50;
+  const switchCheckouts = summarize(pick(allSwitches, "checkouts")).p50;
   printNotes([
     "warm: McpRegistry runs on an in-memory ConnectionPool whose listTools answers with the fixture's lists at once, as a warm pool answers from its cache; it times the registry (its Postgres reads and writes, naming, policy) and the renderers, not MCP I/O. The 'on that stdio pool' row is the same cycle's rebuild with a real pool.",
     `cold, stdio: ${CONNECTORS} MCP servers (bench/mcp-tool-server.ts, ${TOOLS_PER_CONNECTOR} tools each in one tools/list page) spawned as \`node --import tsx\` in parallel, fresh pool per run (spawn + initialize + tools/list; connect timeout ${COLD_CONNECT_TIMEOUT_MS / 1000} s).`,
     "cold, another instance: a fresh McpRegistry (empty caches) reads the latest revision: the row's manifest, then its selections and tool lists by hash.",
     `machine load (1-minute load average) at the start / end of these measurements: ${loadBefore.toFixed(1)} / ${loadavg()[0]!.toFixed(1)} on ${availableParallelism()} CPUs; other work on the machine shows up in every figure.`,
-    `a rebuild makes ${checkouts} pool checkouts (median): the session's state (revision, persona allowlist, bindings: one statement) overlapped with the connector lookups (started from the connectors on at the last build; Prisma batches the parallel findUniques), the commit (lists and selections not yet stored, the revision bump and the manifest: one statement), the tools.changed event.`,
+    `warm: the same bindings rebuilt (the tools come out the same, so no revision: what a list_changed or health rebuild that changes nothing costs); warm switch: one tool toggled in the chat before each rebuild (untimed, as the settings write is), so each commits a new revision and its tools.changed event, and the render meets a snapshot it has not seen.`,
+    `a rebuild makes ${checkouts} pool checkouts (median) when nothing changed: the session's state (revision, persona allowlist, bindings with each connector's row fingerprint, the owner's sub-agents: one statement); connector lookups are kept per row content, and a composed manifest equal to the revision read needs no commit. A switch makes ${switchCheckouts}: the state, the commit (lists and selections not yet stored, the revision bump and the manifest: one statement), the tools.changed event.`,
+    "render: tool declarations are memoised per snapshot tool array and each schema's provider form per schema object (server/providers/tool-declarations.ts), so a known revision's render maps only the transcript, and a new revision's converts only schemas it has not seen.",
     `storage: a revision's row holds a ${warm.stored.manifest}-byte manifest (selection hashes); the ${EXPECTED_TOOLS} tools' lists are stored once by hash (${(warm.stored.lists / 1024).toFixed(0)} KB in all) and the per-connector selections (exposed names, policies) once per distinct content (${(warm.stored.selections / 1024).toFixed(0)} KB in all). Before, every revision wrote the whole snapshot (${(JSON.stringify(warm.first.tools).length / 1024).toFixed(0)} KB).`,
     `transcript: ${HISTORY} canonical messages of the render bench's shape, from the rendering provider; rebuild and snapshot rows pool all providers' cycles.`,
     BEFORE_CONTENT_ADDRESSING,
+    BEFORE_WARM_MEMOS,
   ]);
 }
 

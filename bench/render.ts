@@ -1,6 +1,7 @@
 // Render cost: renderRequest (canonical transcript + tool snapshot -> AI SDK request, pure) for each
 // provider, on a long chat (200 messages with reasoning, provider data, tool calls and results) and
-// a large snapshot (500 tools with realistic JSON Schemas). A turn pays this once per model request.
+// a large snapshot (500 tools with realistic JSON Schemas). A turn pays this once per model request
+// (its tool declarations once per revision and provider: see the notes).
 // Two breakdown rows per provider separate the transcript's share from the tools' share, and one
 // row times the zod validation loadTurnHistory runs on the stored messages before every request.
 import { performance } from "node:perf_hooks";
@@ -40,6 +41,32 @@ function renderSamples(provider: ProviderId, transcript: Transcript, snapshot: T
   return { samples, messages: rendered.messages.length, tools: rendered.toolNames.length };
 }
 
+/**
+ * Renders of revisions never rendered before: each call gets a new tool array of new tool objects
+ * over the same schema objects, as a registry switch makes (tool-declarations.ts memoises per array).
+ */
+function newRevisionSamples(provider: ProviderId, transcript: Transcript, snapshot: ToolSnapshot, iterations: number) {
+  const revisions = Array.from({ length: WARM_UP + iterations }, (_, n) => ({
+    revision: snapshot.revision + 1 + n,
+    tools: snapshot.tools.map((tool) => ({ ...tool })),
+  }));
+  let next = 0;
+  const render = () =>
+    renderRequest({
+      provider,
+      modelId: MODEL_IDS[provider],
+      transcript,
+      snapshot: revisions[next++]!,
+      isFollowUp: false,
+    });
+  const rendered = renderRequest({ provider, modelId: MODEL_IDS[provider], transcript, snapshot, isFollowUp: false });
+  return {
+    samples: timeSync(iterations, render),
+    messages: rendered.messages.length,
+    tools: rendered.toolNames.length,
+  };
+}
+
 function row(label: string, result: { samples: number[]; messages: number; tools: number }, target = "") {
   const s = summarize(result.samples);
   return [label, `${result.messages} / ${result.tools}`, String(s.n), ms(s.p50), ms(s.p99), ms(s.mean), target];
@@ -66,6 +93,12 @@ export function runRenderBench(options: BenchOptions): void {
         renderSamples(provider, lastUser, snapshot, options.renderIterations),
       ),
     );
+    rows.push(
+      row(
+        `  ${provider}: 1 message x ${TOOLS} tools, a revision not rendered before`,
+        newRevisionSamples(provider, lastUser, snapshot, options.renderIterations),
+      ),
+    );
   }
   const stored = syntheticTranscript("anthropic", MESSAGES, snapshot).messages.map((message) => ({
     ...structuredClone(message),
@@ -83,5 +116,6 @@ export function runRenderBench(options: BenchOptions): void {
     `transcript: ${MESSAGES} canonical messages in rounds of user -> assistant (reasoning, text, 2 tool calls) -> tool results -> assistant text, with the rendering provider's providerData; tools: ${TOOLS} MCP-style schemas ($ref/$defs, enums, nullable types, nested objects).`,
     "'msgs / tools out' is what the renderer emitted (adjacent messages merged, results folded into tool messages).",
     "the zod row is not part of renderRequest: loadTurnHistory validates every stored message before each model request.",
+    "tool declarations are memoised per snapshot tool array (server/providers/tool-declarations.ts): every row but 'a revision not rendered before' renders one snapshot again, as the requests of a turn on one revision do; that row gives each render a new array over the same schemas, as a registry switch does.",
   ]);
 }

@@ -23,6 +23,7 @@ const binding = (connectorId: string, patch: Partial<Binding> = {}): Binding => 
   disabledTools: [],
   policy: "allow",
   toolPolicies: {},
+  fingerprint: connectorId,
   ...patch,
 });
 

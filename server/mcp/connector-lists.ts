@@ -1,7 +1,9 @@
 // The tool lists a registry build (registry.ts) composes, one per switched-on connector: the list its
 // connection (on behalf of the chat's owner, connection-keys.ts) gives now. A connector removed,
-// unreadable, unhealthy or left out for its name has none that revision. The connector lookups of a
-// session's last build start ahead, so they overlap the read of the session's state. Across instances
+// unreadable, unhealthy or left out for its name has none that revision. A connector's config is
+// looked up once per row content: the state read gives each bound connector's fingerprint
+// (revision-store.ts), and a lookup is kept while the fingerprint stays the same, so a warm rebuild
+// reads no connector rows. A lookup that finds nothing or fails is not kept. Across instances
 // (health-board.ts): a connector this instance cannot reach keeps, in a chat, the list of the chat's
 // latest revision while another live instance reaches it; `recheck` (a rebuild) runs for it when the
 // other instance's word goes stale, so the tools leave only when no instance reaches the connector.
@@ -13,16 +15,15 @@ import { readRevision, type Binding } from "./revision-store.ts";
 import type { ListSource, Selection } from "./snapshot-manifest.ts";
 import { hashToolList, type HashedStore } from "./tool-lists.ts";
 
-/** How many sessions' last switched-on connectors are remembered. */
-const REMEMBERED_SESSIONS = 1_000;
+/** How many connectors' lookups are kept. */
+const REMEMBERED_CONNECTORS = 5_000;
 
 export type ListStores = { lists: HashedStore<readonly McpTool[]>; selections: HashedStore<Selection> };
-/** Connector lookups under way, by connector id. */
-export type Resolving = Map<string, Promise<ResolvedConnector | null>>;
+type Lookup = { fingerprint: string; connector: Promise<ResolvedConnector | null> };
 
 export class ConnectorLists {
-  /** Per session, the connectors that were on at its last build (see resolveAhead). */
-  private readonly lastEnabled = new Map<string, string[]>();
+  /** Connector lookups (done or under way) by connector id, with the fingerprint they were made for. */
+  private readonly lookups = new Map<string, Lookup>();
   /** Rebuilds due when another instance's word on a connection goes stale, by connection key. */
   private readonly rechecks = new Map<string, NodeJS.Timeout>();
 
@@ -33,30 +34,12 @@ export class ConnectorLists {
   ) {}
 
   /**
-   * Starts looking up the connectors that were on at the session's last build (they usually still
-   * are), so those reads overlap the read of the session's state. Lookups only read configs: no
-   * connection is opened for a connector that turns out to be off.
-   */
-  resolveAhead(sessionId: string): Resolving {
-    return new Map((this.lastEnabled.get(sessionId) ?? []).map((id) => [id, this.resolve(id)]));
-  }
-
-  noteEnabled(sessionId: string, bindings: Binding[]): void {
-    if (this.lastEnabled.size >= REMEMBERED_SESSIONS) this.lastEnabled.delete(this.lastEnabled.keys().next().value!);
-    this.lastEnabled.set(
-      sessionId,
-      bindings.filter((binding) => binding.enabled).map((binding) => binding.connectorId),
-    );
-  }
-
-  /**
    * The tool lists of the switched-on connectors (a connector removed, unreadable, unhealthy or left
-   * out for its name has none this revision). `resolving` holds connector lookups already under way.
+   * out for its name has none this revision).
    */
   async gather(
     bindings: Binding[],
     ownerId: string,
-    resolving: Resolving,
     latest: { sessionId: string; revision: number },
   ): Promise<Map<string, ListSource>> {
     const lists = new Map<string, ListSource>();
@@ -65,8 +48,8 @@ export class ConnectorLists {
     await Promise.all(
       enabled
         .filter((binding) => !clashes.has(binding.connectorId))
-        .map(async ({ connectorId }) => {
-          const connector = await (resolving.get(connectorId) ?? this.resolve(connectorId));
+        .map(async ({ connectorId, fingerprint }) => {
+          const connector = await this.lookUp(connectorId, fingerprint);
           if (!connector) return;
           const signal = AbortSignal.timeout(this.options.listTimeoutMs ?? 15_000);
           const key = connectionKey(connector, ownerId);
@@ -114,6 +97,20 @@ export class ConnectorLists {
     }, ms + 250);
     timer.unref();
     this.rechecks.set(key, timer);
+  }
+
+  /** The connector's lookup for this row content: the kept one, or a new one (kept unless it finds nothing). */
+  private lookUp(connectorId: string, fingerprint: string): Promise<ResolvedConnector | null> {
+    const known = this.lookups.get(connectorId);
+    if (known?.fingerprint === fingerprint) return known.connector;
+    const lookup = { fingerprint, connector: this.resolve(connectorId) };
+    this.lookups.delete(connectorId);
+    if (this.lookups.size >= REMEMBERED_CONNECTORS) this.lookups.delete(this.lookups.keys().next().value!);
+    this.lookups.set(connectorId, lookup);
+    void lookup.connector.then((connector) => {
+      if (!connector && this.lookups.get(connectorId) === lookup) this.lookups.delete(connectorId);
+    });
+    return lookup.connector;
   }
 
   /** A connector's config, or null (and a warning) when it is removed or its secrets are unreadable. */

@@ -6,7 +6,9 @@
 // Storage is content-addressed: tool lists and per-connector selections are stored once per hash
 // (tool-lists.ts) and a revision's row holds only the hashes (snapshot-manifest.ts), written with
 // the revision bump in one compare-and-set statement (revision-store.ts). Any instance reads any
-// revision back, including ones it never built.
+// revision back, including ones it never built. A rebuild reads the session's state in one statement;
+// when it composes exactly the manifest of the revision it read (known here: revisions are immutable),
+// it writes nothing, as the commit would have found; otherwise it commits.
 // Tool policy is applied here too: `deny` tools and tools outside the chat persona's allowlist are
 // not in the snapshot at all, and every tool that is carries its policy (`allow` or `ask`).
 // As a ToolSource it also runs calls, resolving them through the snapshot to exactly one tool.
@@ -23,16 +25,16 @@ import type { RegistrySnapshot, RegistryTool } from "./registry-tool.ts";
 import { ToolError, type ToolCallRequest, type ToolOutcome, type ToolSource } from "../core/tool-source.ts";
 import { connectionKey, parseConnectionKey } from "./connection-keys.ts";
 import { BUILTIN_CONNECTOR, PERSONA_CONNECTOR } from "./connector-names.ts";
-import { listSubAgentPersonas, subAgentToolList } from "./sub-agent-tools.ts";
-import { commitRevision, fetchSelections, fetchToolLists, readRegistryState, readRevision } from "./revision-store.ts";
 import {
-  buildManifest,
-  buildSelections,
-  expandSelections,
-  type ListSource,
-  type Selection,
-} from "./snapshot-manifest.ts";
-import { composeTools } from "./compose-tools.ts";
+  commitRevision,
+  fetchSelections,
+  fetchToolLists,
+  readLatestRevision,
+  readRegistryState,
+  readRevision,
+} from "./revision-store.ts";
+import { expandSelections, type ListSource, type Selection } from "./snapshot-manifest.ts";
+import { RevisionComposer } from "./revision-composer.ts";
 import { ConnectorLists } from "./connector-lists.ts";
 import { callMcpTool } from "./tool-call.ts";
 import { RebuildFailures, type RebuildFailure } from "./rebuild-failures.ts";
@@ -54,10 +56,13 @@ export class McpRegistry implements ToolSource {
   private readonly selections: HashedStore<Selection>;
   private readonly rebuilds = new Map<string, Promise<number>>();
   private readonly cache = new Map<string, RegistrySnapshot>();
+  /** Per session, the latest revision this process knows and its manifest's JSON (see buildRevision). */
+  private readonly manifests = new Map<string, { revision: number; json: string }>();
   /** Session owners never change, so each is read once. */
   private readonly owners = new Map<string, string>();
   private readonly failures = new RebuildFailures();
   private readonly connectorLists: ConnectorLists;
+  private readonly composer: RevisionComposer;
 
   constructor(private readonly options: RegistryOptions) {
     this.builtins = options.builtins ?? builtinTools;
@@ -65,19 +70,19 @@ export class McpRegistry implements ToolSource {
     this.lists = new HashedStore((hashes) => fetchToolLists(options.db, hashes));
     this.selections = new HashedStore((hashes) => fetchSelections(options.db, hashes));
     const stores = { lists: this.lists, selections: this.selections };
+    this.composer = new RevisionComposer(this.builtinList);
     this.connectorLists = new ConnectorLists(options, stores, (key) => void this.rebuildForConnector(key, "health"));
   }
 
   /** The latest snapshot; the first call for a session builds revision 1. */
   async snapshot(sessionId: string): Promise<RegistrySnapshot> {
-    const { db } = this.options;
-    const session = await db.chatSession.findUnique({ where: { id: sessionId }, select: { toolsRevision: true } });
-    if (!session) throw new ToolError("unknown_tool", "This chat no longer exists.");
-    if (session.toolsRevision === 0) {
+    const revision = await readLatestRevision(this.options.db, sessionId);
+    if (revision === null) throw new ToolError("unknown_tool", "This chat no longer exists.");
+    if (revision === 0) {
       await this.queueBuild(sessionId, "initial", { onlyIfUnbuilt: true });
       return this.snapshot(sessionId);
     }
-    return this.snapshotAt(sessionId, session.toolsRevision);
+    return this.snapshotAt(sessionId, revision);
   }
 
   /** One stored revision, whichever instance built it; immutable, so read once and then kept. */
@@ -86,6 +91,7 @@ export class McpRegistry implements ToolSource {
     if (cached) return cached;
     const stored = await readRevision(this.options.db, sessionId, revision);
     if (stored.kind === "tools") return this.remember(sessionId, { revision, tools: stored.tools });
+    this.noteManifest(sessionId, revision, JSON.stringify(stored.manifest));
     const selections = await this.selections.load(stored.manifest.selections);
     const ordered = stored.manifest.selections.map((hash) => selections.get(hash)!);
     const lists = await this.lists.load(ordered.map((selection) => selection.list));
@@ -97,6 +103,15 @@ export class McpRegistry implements ToolSource {
     if (this.cache.size >= SNAPSHOT_CACHE_LIMIT) this.cache.delete(this.cache.keys().next().value!);
     this.cache.set(cacheKey(sessionId, snapshot.revision), snapshot);
     return snapshot;
+  }
+
+  /** Records a revision's manifest (immutable, like the revision) if it is the latest one seen here. */
+  private noteManifest(sessionId: string, revision: number, json: string): void {
+    const known = this.manifests.get(sessionId);
+    if (known && known.revision >= revision) return;
+    if (!known && this.manifests.size >= SNAPSHOT_CACHE_LIMIT)
+      this.manifests.delete(this.manifests.keys().next().value!);
+    this.manifests.set(sessionId, { revision, json });
   }
 
   async call(sessionId: string, request: ToolCallRequest, signal: AbortSignal): Promise<ToolOutcome> {
@@ -212,33 +227,33 @@ export class McpRegistry implements ToolSource {
     return session.ownerId;
   }
 
+  /** True when the revision just read (still the latest then) holds this very manifest. */
+  private isLatestManifest(sessionId: string, revision: number, manifestJson: string): boolean {
+    const known = this.manifests.get(sessionId);
+    return known?.revision === revision && known.json === manifestJson;
+  }
+
   private async buildRevision(sessionId: string, reason: string, options: BuildOptions): Promise<number> {
     const { db } = this.options;
     const ownerId = await this.ownerOf(sessionId);
     for (let attempt = 0; attempt < MAX_COMMIT_ATTEMPTS; attempt++) {
-      const resolving = this.connectorLists.resolveAhead(sessionId);
       const state = await readRegistryState(db, sessionId);
       if (!state) throw new ToolError("unknown_tool", "This chat no longer exists.");
       if (options.onlyIfUnbuilt && state.revision > 0) return state.revision;
-      this.connectorLists.noteEnabled(sessionId, state.bindings);
-      const lists = await this.connectorLists.gather(state.bindings, ownerId, resolving, {
-        sessionId,
-        revision: state.revision,
-      });
-      const personas = await listSubAgentPersonas(db, ownerId);
-      const subAgents = personas.length > 0 ? subAgentToolList(personas) : undefined; // none: nothing stored
-      const { allowlist, disabledBuiltins } = state;
-      const tools = composeTools(this.builtinList, state.bindings, lists, allowlist, disabledBuiltins, subAgents);
-      lists.set(BUILTIN_CONNECTOR, this.builtinList);
-      if (subAgents) lists.set(PERSONA_CONNECTOR, subAgents);
-      const sources = [...lists.values()].map((source) => source.list);
-      const selections = buildSelections(tools, lists);
+      const lists = await this.connectorLists.gather(state.bindings, ownerId, { sessionId, revision: state.revision });
+      const { tools, sources, selections, manifest, manifestJson } = this.composer.compose(sessionId, state, lists);
+      // What the commit's compare-and-set would find (the lists and selections of that revision are
+      // stored), without its round trip: the same tools make no revision and no event.
+      if (this.isLatestManifest(sessionId, state.revision, manifestJson)) {
+        this.failures.clear(sessionId);
+        return state.revision;
+      }
       const committed = await commitRevision(db, {
         sessionId,
         readAt: state.revision,
         pendingLists: this.lists.pendingRows(sources),
         pendingSelections: this.selections.pendingRows(selections),
-        manifest: buildManifest(selections),
+        manifest,
         reason,
       });
       // Stored either way: the statement inserts them whether or not its compare-and-set wins.
@@ -246,6 +261,7 @@ export class McpRegistry implements ToolSource {
       for (const { hash, value } of selections) this.selections.remember(hash, value);
       if (committed.kind === "lost") continue; // another instance's rebuild won: read the bindings again
       const { revision } = committed;
+      this.noteManifest(sessionId, revision, manifestJson);
       this.failures.clear(sessionId);
       if (committed.kind === "unchanged") return revision; // the same tools: no revision, no event
       this.remember(sessionId, { revision, tools }); // only once committed: another instance may reuse the number otherwise

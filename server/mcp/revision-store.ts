@@ -1,6 +1,10 @@
-// The registry's Postgres side, one statement per step so a revision costs two round trips:
-// - readRegistryState: the session's revision, its persona's allowlist, its switched-off built-ins and its connector bindings
-//   (with each connector's name and source), from one statement (so one consistent view).
+// The registry's Postgres side, one statement per step so a revision costs two round trips. The
+// statements of every rebuild and turn (state, latest revision, commit) are raw parameterised SQL on
+// the client's pg pool (poolOf), as the session engine's hot path is: Prisma's per-query CPU cost
+// was most of their time.
+// - readRegistryState: the session's revision, its persona's allowlist, its switched-off built-ins, its
+//   connector bindings (with each connector's name, source and row fingerprint) and its owner's
+//   sub-agent personas, from one statement (so one consistent view, and one round trip).
 // - commitRevision: stores the tool lists and selections not yet known to be stored (content-
 //   addressed, snapshot-manifest.ts), bumps ChatSession.toolsRevision and inserts the revision's
 //   manifest, atomically (one statement), and only if the revision is still the one the state was
@@ -12,10 +16,11 @@
 //   whole tool array the row holds; fetchToolLists / fetchSelections read content by hash.
 import { z } from "zod";
 
-import type { Db } from "../db/client.ts";
+import { poolOf, type Db } from "../db/client.ts";
 import { toolPolicySchema } from "../core/tool-policy.ts";
 import type { McpTool } from "./connection-types.ts";
 import type { RegistryTool } from "./registry-tool.ts";
+import type { SubAgentPersona } from "./sub-agent-tools.ts";
 import { selectionSchema, snapshotManifestSchema, type Selection, type SnapshotManifest } from "./snapshot-manifest.ts";
 
 const bindingSchema = z.object({
@@ -27,30 +32,53 @@ const bindingSchema = z.object({
   disabledTools: z.array(z.string()),
   policy: toolPolicySchema,
   toolPolicies: z.unknown(),
+  /**
+   * MD5 of what a connector's config is resolved from (its row's source, name, transport, URL and
+   * sealed secrets): equal fingerprints resolve to the same config (connector-lists.ts caches by it).
+   */
+  fingerprint: z.string(),
 });
 export type Binding = z.infer<typeof bindingSchema>;
-/** `disabledBuiltins`: the built-in tools (tool names) switched off in the chat. */
+const subAgentSchema = z.object({ id: z.string(), name: z.string(), systemPrompt: z.string() });
+/**
+ * `disabledBuiltins`: the built-in tools (tool names) switched off in the chat; `subAgents`: the
+ * owner's personas offered as sub-agents (sub-agent-tools.ts), in name order.
+ */
 export type RegistryState = {
   revision: number;
   allowlist: string[] | null;
   bindings: Binding[];
   disabledBuiltins: string[];
+  subAgents: SubAgentPersona[];
 };
-type StateRow = { revision: number; allowlist: string[] | null; bindings: unknown; disabledBuiltins: string[] | null };
+type StateRow = {
+  revision: number;
+  allowlist: string[] | null;
+  bindings: unknown;
+  disabledBuiltins: string[] | null;
+  subAgents: unknown;
+};
 
 /** The session's registry inputs, or null when the session does not exist. */
 export async function readRegistryState(db: Db, sessionId: string): Promise<RegistryState | null> {
-  const rows = await db.$queryRaw<StateRow[]>`
+  const { rows } = await poolOf(db).query<StateRow>(
+    `
     SELECT s."toolsRevision" AS revision, p."toolAllowlist" AS allowlist, s."disabledBuiltins" AS "disabledBuiltins",
       COALESCE((
         SELECT json_agg(json_build_object(
             'connectorId', b."connectorId", 'name', c."name", 'source', c."source", 'enabled', b."enabled",
-            'disabledTools', b."disabledTools", 'policy', b."policy", 'toolPolicies', b."toolPolicies")
+            'disabledTools', b."disabledTools", 'policy', b."policy", 'toolPolicies', b."toolPolicies",
+            'fingerprint', md5(json_build_array(c."source", c."name", c."transport", c."url", c."secrets")::text))
           ORDER BY b."createdAt", b."connectorId")
         FROM "SessionConnector" b JOIN "Connector" c ON c.id = b."connectorId"
-        WHERE b."sessionId" = s.id), '[]'::json) AS bindings
+        WHERE b."sessionId" = s.id), '[]'::json) AS bindings,
+      COALESCE((
+        SELECT json_agg(json_build_object('id', a.id, 'name', a."name", 'systemPrompt', a."systemPrompt") ORDER BY a."name")
+        FROM "Persona" a WHERE a."ownerId" = s."ownerId" AND a."isSubAgent"), '[]'::json) AS "subAgents"
     FROM "ChatSession" s LEFT JOIN "Persona" p ON p.id = s."personaId"
-    WHERE s.id = ${sessionId}`;
+    WHERE s.id = $1::text`,
+    [sessionId],
+  );
   const row = rows[0];
   if (!row) return null;
   return {
@@ -58,6 +86,7 @@ export async function readRegistryState(db: Db, sessionId: string): Promise<Regi
     allowlist: row.allowlist,
     bindings: z.array(bindingSchema).parse(row.bindings),
     disabledBuiltins: row.disabledBuiltins ?? [],
+    subAgents: z.array(subAgentSchema).parse(row.subAgents),
   };
 }
 
@@ -84,32 +113,43 @@ export async function commitRevision(db: Db, write: RevisionWrite): Promise<Comm
   const { sessionId, readAt, pendingLists, pendingSelections, manifest, reason } = write;
   const manifestJson = JSON.stringify(manifest);
   // updatedAt as Prisma's @updatedAt would set it: a registry change counts as a change of the chat.
-  const rows = await db.$queryRaw<{ revision: number | null; unchanged: boolean }[]>`
-    WITH lists AS (
+  const { rows } = await poolOf(db).query<{ revision: number | null; unchanged: boolean }>(
+    `WITH lists AS (
       INSERT INTO "ToolList" ("hash", "tools")
-      SELECT row->>'hash', row->'value' FROM json_array_elements(${pendingLists}::json) AS row
+      SELECT row->>'hash', row->'value' FROM json_array_elements($3::json) AS row
       ON CONFLICT ("hash") DO NOTHING
     ), selections AS (
       INSERT INTO "ToolSelection" ("hash", "selection")
-      SELECT row->>'hash', row->'value' FROM json_array_elements(${pendingSelections}::json) AS row
+      SELECT row->>'hash', row->'value' FROM json_array_elements($4::json) AS row
       ON CONFLICT ("hash") DO NOTHING
     ), same AS (
       SELECT 1 FROM "ToolSnapshot" t JOIN "ChatSession" s ON s.id = t."sessionId" AND s."toolsRevision" = t."revision"
-      WHERE t."sessionId" = ${sessionId} AND t."revision" = ${readAt} AND t."manifest" = ${manifestJson}::jsonb
+      WHERE t."sessionId" = $1::text AND t."revision" = $2::int AND t."manifest" = $5::jsonb
     ), bumped AS (
       UPDATE "ChatSession" SET "toolsRevision" = "toolsRevision" + 1, "updatedAt" = now() AT TIME ZONE 'UTC'
-      WHERE id = ${sessionId} AND "toolsRevision" = ${readAt} AND NOT EXISTS (SELECT 1 FROM same)
+      WHERE id = $1::text AND "toolsRevision" = $2::int AND NOT EXISTS (SELECT 1 FROM same)
       RETURNING "toolsRevision"
     ), inserted AS (
       INSERT INTO "ToolSnapshot" ("sessionId", "revision", "manifest", "reason")
-      SELECT ${sessionId}, "toolsRevision", ${manifestJson}::jsonb, ${reason} FROM bumped
+      SELECT $1::text, "toolsRevision", $5::jsonb, $6::text FROM bumped
       RETURNING "revision"
     )
-    SELECT (SELECT "revision" FROM inserted) AS revision, EXISTS (SELECT 1 FROM same) AS unchanged`;
+    SELECT (SELECT "revision" FROM inserted) AS revision, EXISTS (SELECT 1 FROM same) AS unchanged`,
+    [sessionId, readAt, pendingLists, pendingSelections, manifestJson, reason],
+  );
   const row = rows[0];
   if (row?.unchanged) return { kind: "unchanged", revision: readAt };
   if (row?.revision != null) return { kind: "created", revision: row.revision };
   return { kind: "lost" };
+}
+
+/** The session's latest revision (0: none built yet), or null when the session does not exist. */
+export async function readLatestRevision(db: Db, sessionId: string): Promise<number | null> {
+  const { rows } = await poolOf(db).query<{ revision: number }>(
+    `SELECT "toolsRevision" AS revision FROM "ChatSession" WHERE id = $1::text`,
+    [sessionId],
+  );
+  return rows[0]?.revision ?? null;
 }
 
 export type StoredRevision =

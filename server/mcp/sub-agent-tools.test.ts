@@ -53,7 +53,7 @@ describe("sub-agent tools", () => {
       { name: "write", description: "", inputSchema: { type: "object" } },
     ];
     const lists = new Map([["fs", { name: "fs", list: hashToolList(tools) }]]);
-    const binding = { connectorId: "fs", name: "fs", source: "user" as const, enabled: true };
+    const binding = { connectorId: "fs", name: "fs", source: "user" as const, enabled: true, fingerprint: "fs" };
     const composed = composeTools(
       builtins,
       [{ ...binding, disabledTools: [], policy: "allow", toolPolicies: {} }],

@@ -4,7 +4,6 @@
 // `{ task, context? }`. They are composed into every revision of the owner's chats (compose-tools.ts),
 // so switching one is a tool change like any other. The registry never runs them: a turn's tool
 // round hands their calls to the sub-agent runner (server/session/sub-agent-run.ts).
-import type { Db } from "../db/client.ts";
 import type { McpTool } from "./connection-types.ts";
 import { PERSONA_CONNECTOR } from "./connector-names.ts";
 import type { ListSource } from "./snapshot-manifest.ts";
@@ -70,13 +69,4 @@ export function subAgentToolList(personas: readonly SubAgentPersona[]): ListSour
     inputSchema: structuredClone(subAgentInputSchema) as unknown as McpTool["inputSchema"],
   }));
   return { name: PERSONA_CONNECTOR, list: hashToolList(list) };
-}
-
-/** The owner's personas offered as sub-agents. */
-export function listSubAgentPersonas(db: Db, ownerId: string): Promise<SubAgentPersona[]> {
-  return db.persona.findMany({
-    where: { ownerId, isSubAgent: true },
-    select: { id: true, name: true, systemPrompt: true },
-    orderBy: { name: "asc" },
-  });
 }

@@ -1,5 +1,7 @@
 // Renders a canonical transcript and a tool snapshot into the AI SDK request for one provider. Pure:
-// no I/O, clock, env or randomness, so the same input always gives the same request.
+// no I/O, clock, env or randomness, so the same input always gives the same request. What depends
+// on the snapshot alone (tool declarations, names) is memoised by the snapshot's tool array
+// (tool-declarations.ts), so a request of a known revision only maps the transcript.
 // Invariants:
 // - Tools are declared on every request (follow-ups too), keyed by exposedName; `toolNames` lists
 //   exactly what the model can call (exposed names; canonical names in the text convention).
@@ -24,11 +26,10 @@
 // - With nativeTools false, or when no tool is declared (Anthropic rejects tool_use blocks in a
 //   request without tools), tool history is rendered as text in the <tool_use> convention.
 import type { ProviderOptions } from "@ai-sdk/provider-utils";
-import { jsonSchema, tool, type JSONValue, type ModelMessage, type Tool } from "ai";
+import type { JSONValue, ModelMessage, Tool } from "ai";
 
 import type {
   AssistantPart,
-  JsonValue,
   ProviderData,
   ProviderId,
   ProviderOrigin,
@@ -39,12 +40,12 @@ import type {
   Transcript,
 } from "../core/canonical.ts";
 import { errorOutputValue } from "./error-output.ts";
-import { toGeminiSchema } from "./google/schema.ts";
 import { signFunctionCalls } from "./google/thought-signatures.ts";
 import { isSameOrigin, originOf } from "./origin.ts";
 import { pairToolResults, type PairedCall, type PairedTurn } from "./pair-tool-results.ts";
 import { sdkProviderKey } from "./provider-keys.ts";
 import { describeToolsForPrompt, toolCallAsText, toolResultAsText } from "./text-tools.ts";
+import { declareTools } from "./tool-declarations.ts";
 import { exposeToolName } from "../core/tool-names.ts";
 
 export type RenderInput = {
@@ -78,7 +79,7 @@ export type RenderedRequest = {
 type Context = {
   provider: ProviderId;
   origin: ProviderOrigin;
-  exposedNames: Map<string, string>;
+  exposedNames: ReadonlyMap<string, string>;
   toolsAsText: boolean;
   /** False for OpenAI models without reasoning, which reject echoed reasoning items. */
   canEchoReasoning: boolean;
@@ -105,18 +106,16 @@ function requestProviderOptions(input: RenderInput): ProviderOptions {
   };
 }
 
-function toolSchema(spec: ToolSpec, provider: ProviderId): Record<string, JsonValue> {
-  if (provider === "google") return toGeminiSchema(spec.inputSchema);
-  return spec.inputSchema.type === undefined ? { ...spec.inputSchema, type: "object" } : spec.inputSchema;
-}
+const exposedNamesOf = new WeakMap<readonly ToolSpec[], ReadonlyMap<string, string>>();
 
-function declareTools(snapshot: ToolSnapshot, provider: ProviderId): Record<string, Tool> {
-  const tools: Record<string, Tool> = {};
-  for (const spec of snapshot.tools) {
-    const schema = toolSchema(spec, provider) as Parameters<typeof jsonSchema>[0];
-    tools[spec.exposedName] = tool({ description: spec.description, inputSchema: jsonSchema(schema) });
+/** Canonical -> exposed name of the snapshot's tools, once per snapshot tool array (see tool-declarations.ts). */
+function exposedNameMap(tools: readonly ToolSpec[]): ReadonlyMap<string, string> {
+  let names = exposedNamesOf.get(tools);
+  if (!names) {
+    names = new Map(tools.map((spec) => [spec.canonicalName, spec.exposedName]));
+    exposedNamesOf.set(tools, names);
   }
-  return tools;
+  return names;
 }
 
 function partOptions(ctx: Context, data: ProviderData | undefined) {
@@ -251,16 +250,17 @@ export function renderRequest(input: RenderInput): RenderedRequest {
   const { provider, transcript, snapshot } = input;
   const nativeTools = input.nativeTools !== false;
   const toolsAsText = !nativeTools || snapshot.tools.length === 0;
-  const exposedNames = new Map(snapshot.tools.map((spec) => [spec.canonicalName, spec.exposedName]));
+  const exposedNames = exposedNameMap(snapshot.tools);
   const canEchoReasoning = provider !== "openai" || isOpenAIReasoningModel(input.modelId);
   const origin = input.origin ?? originOf(provider, null);
   const ctx: Context = { provider, origin, exposedNames, toolsAsText, canEchoReasoning };
   const merged = mergeUserMessages(pairToolResults(transcript.messages).flatMap((turn) => renderTurn(ctx, turn)));
   const messages = provider === "google" ? bridgeInterruptedRounds(merged) : merged;
-  const tools = nativeTools ? declareTools(snapshot, provider) : {};
+  const declared = nativeTools ? declareTools(snapshot.tools, provider) : null;
+  const tools = declared?.tools ?? {};
   const system = systemPrompt(transcript, nativeTools ? "" : describeToolsForPrompt(snapshot.tools));
   const providerOptions = requestProviderOptions(input);
-  const toolNames = nativeTools ? Object.keys(tools) : snapshot.tools.map(({ canonicalName }) => canonicalName);
+  const toolNames = declared ? [...declared.names] : snapshot.tools.map(({ canonicalName }) => canonicalName);
   return {
     messages,
     ...(system !== undefined && { system }),
@@ -270,7 +270,7 @@ export function renderRequest(input: RenderInput): RenderedRequest {
     options: {
       ...(system !== undefined && { instructions: system }),
       messages,
-      ...(Object.keys(tools).length > 0 && { tools }),
+      ...(declared && declared.names.length > 0 && { tools }),
       providerOptions,
     },
   };
