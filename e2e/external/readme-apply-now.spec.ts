@@ -33,7 +33,7 @@ test("a connector switched on mid-answer, then Apply now (recorded as a GIF)", a
   await chat.chooseModel("openai:gpt-5.1");
   await scriptFakeReply(request, "openai", {
     forMessage: QUESTION,
-    steps: [{ type: "text", text: BY_HAND, chunkSize: 4 }], // ~15 s: long enough for a loaded machine
+    steps: [{ type: "text", text: BY_HAND, chunkSize: 2 }], // ~30 s: long enough for a loaded machine
     delayMs: 60,
   });
   await scriptFakeReply(request, "openai", {
