@@ -8,7 +8,7 @@
 // event stream is lost (the server that served it went away) it says "Reconnecting…"; the stream
 // resumes from its last event on whichever instance answers next.
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { useEffect, useMemo, useState } from "react";
+import { memo, useEffect, useMemo, useState } from "react";
 
 import { useTRPC } from "@/components/providers/trpc-provider.tsx";
 import { SessionSidebarSheet } from "@/components/sessions/session-sidebar.tsx";
@@ -16,11 +16,12 @@ import { OverlayProvider } from "@/components/overlays/overlay-context.tsx";
 import { PinnedNotes } from "@/components/overlays/pinned-notes.tsx";
 import { useOverlays } from "@/components/overlays/use-overlays.ts";
 
-import { findStreamingTurn, type ChatState } from "./chat-state.ts";
+import { ChatStoreProvider, useChatSelector } from "./chat-store.ts";
 import { ChatToolsPanel, ToolsSummaryChip, useToolsPanelOpen } from "./chat-tools.tsx";
 import { Composer } from "./composer.tsx";
 import { Conversation } from "./conversation.tsx";
 import { ModelPicker, type ModelChoice } from "./model-picker.tsx";
+import { selectPageFacts, type PageFacts } from "./page-facts.ts";
 import { PersonaPicker } from "./persona-picker.tsx";
 import { UsageMeter } from "./usage-meter.tsx";
 import { useChat } from "./use-chat.ts";
@@ -72,9 +73,10 @@ function Notices({ isLost, error }: { isLost: boolean; error: string | null }) {
 
 export function ChatView({ sessionId }: { sessionId: string }) {
   const trpc = useTRPC();
-  const { state, history, subscription } = useChat(sessionId);
+  const { store, history, subscription } = useChat(sessionId);
+  const facts = useChatSelector(store, selectPageFacts);
   const queryClient = useQueryClient();
-  const title = state?.title;
+  const title = facts?.title;
   useEffect(() => {
     // The first message titles the chat: the chat list shows the new title.
     if (title) void queryClient.invalidateQueries({ queryKey: trpc.session.list.queryKey() });
@@ -86,44 +88,46 @@ export function ChatView({ sessionId }: { sessionId: string }) {
         {history.error.message}
       </p>
     );
-  if (!state || !history.data) return <p className="p-6 text-sm text-zinc-500">Loading…</p>;
+  if (!facts || !history.data) return <p className="p-6 text-sm text-zinc-500">Loading…</p>;
   return (
-    <LoadedChat
-      sessionId={sessionId}
-      state={state}
-      session={history.data.session}
-      isStreamLost={isStreamLost(subscription)}
-    />
+    <ChatStoreProvider value={store}>
+      <LoadedChat
+        sessionId={sessionId}
+        {...facts}
+        session={history.data.session}
+        isStreamLost={isStreamLost(subscription)}
+      />
+    </ChatStoreProvider>
   );
 }
 
-type LoadedProps = {
+type LoadedProps = PageFacts & {
   sessionId: string;
-  state: ChatState;
   session: { provider: string | null; model: string | null; providerAccountId: string | null };
   isStreamLost: boolean;
 };
 
-function LoadedChat({ sessionId, state, session, isStreamLost: isLost }: LoadedProps) {
+/** The page around the conversation; memoised, so a streamed chunk does not re-render it. */
+const LoadedChat = memo(function LoadedChat(props: LoadedProps) {
+  const { sessionId, session, isStreamLost: isLost, streamingTurnId } = props;
   const { choice, setPicked, hasNoProvider } = useModelChoice(session);
   const actions = useChatActions(sessionId, choice);
   const [keptChange, setKeptChange] = useState<string | null>(null);
   const [isToolsOpen, setToolsOpen] = useToolsPanelOpen();
-  const streaming = findStreamingTurn(state);
-  const stopStreaming = streaming ? () => actions.stop(streaming.id) : null;
-  const overlays = useOverlays(sessionId, state.overlayRevision);
+  const stopStreaming = streamingTurnId ? () => actions.stop(streamingTurnId) : null;
+  const overlays = useOverlays(sessionId, props.overlayRevision);
   const overlayControls = useMemo(
     () => ({ view: overlays.view, actions: overlays.actions }),
     [overlays.view, overlays.actions],
   );
-  const streamingOverlays = streaming
-    ? { turnId: streaming.id, revision: streaming.requests.at(-1)?.overlayRevision ?? null }
+  const streamingOverlays = streamingTurnId
+    ? { turnId: streamingTurnId, revision: props.streamingOverlayRevision }
     : null;
   useChatShortcuts(stopStreaming);
   const tools = {
     sessionId,
-    toolsRevision: state.toolsRevision,
-    streaming: streaming ? { turnId: streaming.id, revision: streaming.requests.at(-1)?.toolsRevision ?? null } : null,
+    toolsRevision: props.toolsRevision,
+    streaming: streamingTurnId ? { turnId: streamingTurnId, revision: props.streamingToolsRevision } : null,
     keptChange,
     onKeepChange: setKeptChange,
     isOpen: isToolsOpen,
@@ -137,23 +141,22 @@ function LoadedChat({ sessionId, state, session, isStreamLost: isLost }: LoadedP
             <SessionSidebarSheet />
           </div>
           <UsageMeter isServerKey={!!choice && !choice.accountId} />
-          <h1 className="text-xl font-semibold [overflow-wrap:anywhere]">{state.title}</h1>
+          <h1 className="text-xl font-semibold [overflow-wrap:anywhere]">{props.title}</h1>
           <Conversation
-            state={state}
-            onEdit={streaming || actions.isSending ? undefined : actions.edit}
-            onRetry={streaming || actions.isRestarting ? undefined : actions.regenerate}
+            onEdit={streamingTurnId || actions.isSending ? undefined : actions.edit}
+            onRetry={streamingTurnId || actions.isRestarting ? undefined : actions.regenerate}
           />
           <Notices isLost={isLost} error={actions.error} />
           <div className="sticky bottom-0 bg-white pb-2 dark:bg-zinc-950">
             <PinnedNotes streaming={streamingOverlays} revision={overlays.revision} error={overlays.error} />
             <Composer
-              isStreaming={!!streaming}
+              isStreaming={!!streamingTurnId}
               isSending={actions.isSending}
               hasNoProvider={hasNoProvider}
               onSend={actions.send}
               onStop={() => stopStreaming?.()}
             >
-              <PersonaPicker sessionId={sessionId} value={state.personaId} />
+              <PersonaPicker sessionId={sessionId} value={props.personaId} />
               <ModelPicker value={choice} onChange={setPicked} />
               <ToolsSummaryChip {...tools} />
             </Composer>
@@ -163,4 +166,4 @@ function LoadedChat({ sessionId, state, session, isStreamLost: isLost }: LoadedP
       </div>
     </OverlayProvider>
   );
-}
+});

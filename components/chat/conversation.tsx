@@ -1,33 +1,29 @@
 "use client";
-// The conversation: each user message followed by the turns that answered it. A message replaced
-// by an edit is shown collapsed with its answers, above the edited one, the way a restarted turn
-// sits collapsed above its replacement ("Restarted with revision N"). Only the last message may be
-// edited, never mid-answer; only the last turn offers Try again when it failed. A page opened (or
+// The conversation: each user message followed by the turns that answered it (exchange.tsx). A
+// message replaced by an edit is shown collapsed with its answers, above the edited one, the way a
+// restarted turn sits collapsed above its replacement ("Restarted with revision N"). Only the last
+// message may be edited, never mid-answer; only the last turn offers Try again when it failed. A page opened (or
 // reloaded) while an answer streams lands scrolled to that live answer, at the end, and follows it
 // as it grows until the reader scrolls away; "Jump to latest" brings them back while it streams.
-// Turns and user messages are memoised: while an answer streams only the live one re-renders.
+// It reads the chat's state from context (chat-store.ts), so a streamed chunk re-renders
+// the conversation and not the page around it; exchanges and turns are memoised, so only the live
+// one re-renders. The exchanges are laid out as blocks: a column flexbox of a few hundred items
+// made the browser lay them all out again for every chunk.
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
 
-import { ExcludableMessage } from "@/components/overlays/excludable-message.tsx";
 import { Button } from "@/components/ui/button.tsx";
 import { ArrowDownIcon } from "@/components/ui/icons.tsx";
 
-import { findStreamingTurn, type ChatState } from "./chat-state.ts";
-import { supersededLabel } from "./superseded-label.ts";
-import { TurnView } from "./turn-view.tsx";
-import { UserMessage } from "./user-message.tsx";
+import { findStreamingTurn } from "./chat-state.ts";
+import { useChatState } from "./chat-store.ts";
+import { Exchange } from "./exchange.tsx";
 
 type Props = {
-  state: ChatState;
   /** Edits the last user message; absent while editing is not possible (an answer is streaming). */
   onEdit?: (messageId: string, text: string) => Promise<boolean>;
   /** Answers the last turn's message again; absent while that is not possible. */
   onRetry?: (turnId: string) => void;
 };
-
-function textOf(message: ChatState["messages"][number]): string {
-  return message.parts.map((part) => (part.type === "text" ? part.text : "")).join("");
-}
 
 /** Within this many pixels of the page's end, the reader counts as following the live answer. */
 const FOLLOW_SLACK_PX = 120;
@@ -101,61 +97,44 @@ function useLatestCallback<A extends unknown[], R>(handler: ((...args: A) => R) 
   return useCallback((...args: A) => latest.current?.(...args), []);
 }
 
-export function Conversation({ state, onEdit: editNow, onRetry: retryNow }: Props) {
+export function Conversation({ onEdit: editNow, onRetry: retryNow }: Props) {
+  const state = useChatState();
   const { isJumpShown, jumpToLatest } = useFollowLiveAnswer(!!findStreamingTurn(state), state.messages);
   const edit = useLatestCallback(editNow);
-  const retry = useLatestCallback(retryNow);
-  const onEdit = editNow && (async (messageId: string, text: string) => (await edit(messageId, text)) === true);
-  const onRetry = retryNow && retry;
-  const userMessages = state.messages.filter((message) => message.role === "user");
+  const onEdit = useCallback(async (messageId: string, text: string) => (await edit(messageId, text)) === true, [edit]);
+  const onRetry = useLatestCallback(retryNow);
+  const { messages, turns } = state;
+  const userMessages = useMemo(() => messages.filter((message) => message.role === "user"), [messages]);
   const lastId = userMessages.filter((message) => !message.replacedBy).at(-1)?.id;
-  const lastTurnId = state.turns.at(-1)?.id;
-  const turnsByMessage = useMemo(() => groupBy(state.turns, (turn) => turn.userMessageId), [state.turns]);
-  const messagesByTurn = useMemo(() => groupBy(state.messages, (message) => message.turnId), [state.messages]);
-  const turnsOf = (messageId: string, label?: string) =>
-    (turnsByMessage.get(messageId) ?? NO_ITEMS).map((turn) => (
-      <TurnView
-        key={turn.id}
-        turn={turn}
-        messages={messagesByTurn.get(turn.id) ?? NO_ITEMS}
-        toolResults={state.toolResults}
-        toolProgress={state.toolProgress}
-        approvals={state.approvals}
-        subAgents={state.subAgents}
-        questions={state.questions}
-        limitNotes={state.limitNotes[turn.id] ?? []}
-        supersededLabel={label ?? supersededLabel(turn, state.turns)}
-        onRetry={onRetry && turn.id === lastTurnId ? () => onRetry(turn.id) : undefined}
-      />
-    ));
+  const retryTurnId = retryNow ? (turns.at(-1)?.id ?? null) : null;
+  const turnsByMessage = useMemo(() => groupBy(turns, (turn) => turn.userMessageId), [turns]);
+  const messagesByTurn = useMemo(() => groupBy(messages, (message) => message.turnId), [messages]);
+  const { toolResults, toolProgress, approvals, subAgents, questions, limitNotes } = state;
+  const records = useMemo(
+    () => ({ toolResults, toolProgress, approvals, subAgents, questions, limitNotes }),
+    [toolResults, toolProgress, approvals, subAgents, questions, limitNotes],
+  );
 
   return (
-    <section aria-label="Conversation" className="flex flex-1 flex-col gap-4">
-      {userMessages.map((message) =>
-        message.replacedBy ? (
-          <details
+    <section aria-label="Conversation" className="flex-1 space-y-4">
+      {userMessages.map((message) => {
+        const answers = turnsByMessage.get(message.id) ?? NO_ITEMS;
+        return (
+          <Exchange
             key={message.id}
-            className="rounded-md border border-dashed border-zinc-300 px-3 py-2 text-sm text-zinc-600 dark:border-zinc-700 dark:text-zinc-400"
-            data-testid="replaced-message"
-          >
-            <summary className="cursor-pointer">Edited — the earlier version of this message</summary>
-            <div className="mt-2 flex flex-col gap-2 opacity-80">
-              <p className="whitespace-pre-wrap [overflow-wrap:anywhere]">{textOf(message)}</p>
-              {turnsOf(message.id, "Its answer")}
-            </div>
-          </details>
-        ) : (
-          <div key={message.id} className="flex flex-col gap-3">
-            <ExcludableMessage messageId={message.id} canExclude={message.id !== lastId} align="end">
-              <UserMessage
-                text={textOf(message)}
-                onEdit={onEdit && message.id === lastId ? (text) => onEdit(message.id, text) : undefined}
-              />
-            </ExcludableMessage>
-            {turnsOf(message.id)}
-          </div>
-        ),
-      )}
+            message={message}
+            turns={answers}
+            turnMessages={answers.map((turn) => messagesByTurn.get(turn.id) ?? NO_ITEMS)}
+            allTurns={turns}
+            records={records}
+            canEdit={!!editNow && message.id === lastId}
+            retryTurnId={answers.some((turn) => turn.id === retryTurnId) ? retryTurnId : null}
+            isLast={message.id === lastId}
+            onEdit={onEdit}
+            onRetry={onRetry}
+          />
+        );
+      })}
       {isJumpShown && <JumpToLatest onJump={jumpToLatest} />}
     </section>
   );

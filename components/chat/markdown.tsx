@@ -7,7 +7,7 @@
 // request) are drawn. The CSP's img-src (server/security-headers.ts) enforces the same in the browser.
 // Parsed again only when the text changes (memo); a streaming answer's at most once a frame.
 import { memo, useState, type ComponentProps, type ReactNode } from "react";
-import ReactMarkdown from "react-markdown";
+import ReactMarkdown, { type Options } from "react-markdown";
 import rehypeHighlight from "rehype-highlight";
 import remarkGfm from "remark-gfm";
 
@@ -89,12 +89,21 @@ function CodeBlock(props: ComponentProps<"pre">) {
   );
 }
 
+/**
+ * The highlighter, made once: rehype-highlight builds its lowlight instance (registering every
+ * common language with highlight.js) each time the plugin is attached, and react-markdown attaches
+ * its plugins on every render of every message.
+ */
+const highlightCode = rehypeHighlight({ detect: false });
+const rehypePlugins: Options["rehypePlugins"] = [() => highlightCode];
+const remarkPlugins: Options["remarkPlugins"] = [remarkGfm];
+
 function MarkdownContent({ text }: { text: string }) {
   return (
     <div className="markdown min-w-0 leading-relaxed [overflow-wrap:anywhere]" data-testid="markdown">
       <ReactMarkdown
-        remarkPlugins={[remarkGfm]}
-        rehypePlugins={[[rehypeHighlight, { detect: false, ignoreMissing: true }]]}
+        remarkPlugins={remarkPlugins}
+        rehypePlugins={rehypePlugins}
         components={{
           pre: CodeBlock,
           table: ({ node: _node, ...props }) => (

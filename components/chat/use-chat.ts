@@ -1,17 +1,19 @@
 "use client";
 // One chat in the browser: loads the history once, then follows the live event stream from the
 // history's last event id (the tRPC SSE link resumes from the last tracked id by itself after a
-// dropped connection). State is reduced by chat-state.ts, which ignores anything already applied.
+// dropped connection). State is reduced by chat-state.ts, which ignores anything already applied,
+// into a store (chat-store.ts) that each component reads only what it needs of.
 // When the stream ends on an error (the server answered 503 while its database was unreachable),
 // it is opened again after a pause, so the page catches up by itself once the server can answer.
 import { useQuery } from "@tanstack/react-query";
 import { useSubscription } from "@trpc/tanstack-react-query";
-import { useEffect, useReducer } from "react";
+import { useEffect, useState } from "react";
 
 import { useTRPC } from "@/components/providers/trpc-provider.tsx";
 import type { HistoryPolicyDto, SessionHistoryDto } from "@/server/session/history.ts";
 
 import { applyChatEvent, createChatState, type ChatEvent, type ChatState } from "./chat-state.ts";
+import { createChatStore } from "./chat-store.ts";
 
 /** Pause before opening a failed event stream again. */
 const RESUBSCRIBE_AFTER_MS = 2_000;
@@ -37,11 +39,13 @@ export function useChat(sessionId: string) {
     staleTime: Infinity,
     refetchOnWindowFocus: false,
   });
-  const [state, dispatch] = useReducer(reducer, null);
+  // One store per chat page (a page is mounted anew for another chat); see chat-store.ts.
+  const [store] = useState(createChatStore);
+  const dispatch = (action: Action) => store.update((state) => reducer(state, action));
 
   useEffect(() => {
-    if (history.data) dispatch({ type: "load", history: history.data });
-  }, [history.data]);
+    if (history.data) store.update((state) => reducer(state, { type: "load", history: history.data }));
+  }, [history.data, store]);
 
   const subscription = useSubscription(
     trpc.chat.events.subscriptionOptions(
@@ -61,5 +65,5 @@ export function useChat(sessionId: string) {
     return () => clearTimeout(timer);
   }, [isStreamBroken, reset]);
 
-  return { state, history, subscription, isStreamBroken };
+  return { store, history, subscription, isStreamBroken };
 }

@@ -1,6 +1,7 @@
 // The README's screenshots, made fresh by every e2e run into e2e/.artifacts/screenshots/ (copy
 // readme-*.png over docs/screenshots/ when the UI changes): a chat with a tool call and the Tools
 // panel docked on a desktop, the same on a phone with the panel as a bottom sheet, and the dark theme.
+// The animated capture of Apply now comes from its sibling, readme-apply-now.spec.ts.
 import type { Page } from "@playwright/test";
 
 import type { ChatPage } from "../pages/chat-page.ts";
