@@ -4,33 +4,13 @@
 // starts or ends changes the facts. Subscribers hear only of real changes.
 import { describe, expect, it, vi } from "vitest";
 
-import type { HistoryPolicyDto, SessionHistoryDto } from "@/server/session/history.ts";
-
 import { applyChatEvent, createChatState, type ChatEvent, type ChatState } from "./chat-state.ts";
 import { createChatStore, memoizeSelector } from "./chat-store.ts";
+import { buildHistory } from "./history-fixture.ts";
 import { areExchangePropsEqual, type ExchangeProps } from "./exchange-props-equal.ts";
 import { pageFactsOf, selectPageFacts } from "./page-facts.ts";
 
-const history: SessionHistoryDto & HistoryPolicyDto = {
-  session: {
-    id: "s1",
-    title: "New chat",
-    createdAt: new Date(0),
-    updatedAt: new Date(0),
-    provider: null,
-    model: null,
-    providerAccountId: null,
-    activeTurnId: null,
-    toolsRevision: 3,
-  },
-  messages: [],
-  turns: [],
-  lastEventId: null,
-  personaId: null,
-  approvals: [],
-  subAgentRuns: [],
-  questions: [],
-};
+const history = buildHistory({ session: { toolsRevision: 3 } });
 
 let nextId = 1;
 function event(turnId: string, type: string, data: Record<string, unknown>): ChatEvent {
