@@ -35,20 +35,26 @@ function convertSchema(schema: Record<string, JsonValue>, form: SchemaForm): Rec
   return schema.type === undefined ? { ...schema, type: "object" } : schema;
 }
 
+/** `memo`'s value for `key` in `form`, made by `make` the first time it is asked for. */
+function memoised<K extends object, V>(
+  memo: WeakMap<K, Map<SchemaForm, V>>,
+  key: K,
+  form: SchemaForm,
+  make: () => V,
+): V {
+  let forms = memo.get(key);
+  if (!forms) memo.set(key, (forms = new Map<SchemaForm, V>()));
+  let value = forms.get(form);
+  if (value === undefined) forms.set(form, (value = make()));
+  return value;
+}
+
 /** The AI SDK schema of one input schema object in one form, converted once per object. */
 export function providerSchema(schema: Record<string, JsonValue>, provider: ProviderId): WrappedSchema {
   const form = formOf(provider);
-  let forms = bySchema.get(schema);
-  if (!forms) {
-    forms = new Map();
-    bySchema.set(schema, forms);
-  }
-  let wrapped = forms.get(form);
-  if (!wrapped) {
-    wrapped = jsonSchema(convertSchema(schema, form) as Parameters<typeof jsonSchema>[0]);
-    forms.set(form, wrapped);
-  }
-  return wrapped;
+  return memoised(bySchema, schema, form, () =>
+    jsonSchema(convertSchema(schema, form) as Parameters<typeof jsonSchema>[0]),
+  );
 }
 
 function buildDeclarations(tools: readonly ToolSpec[], provider: ProviderId): ToolDeclarations {
@@ -64,16 +70,5 @@ function buildDeclarations(tools: readonly ToolSpec[], provider: ProviderId): To
 
 /** The declarations of these snapshot tools for this provider; the same object for the same array. */
 export function declareTools(tools: readonly ToolSpec[], provider: ProviderId): ToolDeclarations {
-  const form = formOf(provider);
-  let forms = bySnapshot.get(tools);
-  if (!forms) {
-    forms = new Map();
-    bySnapshot.set(tools, forms);
-  }
-  let declarations = forms.get(form);
-  if (!declarations) {
-    declarations = buildDeclarations(tools, provider);
-    forms.set(form, declarations);
-  }
-  return declarations;
+  return memoised(bySnapshot, tools, formOf(provider), () => buildDeclarations(tools, provider));
 }
