@@ -2,30 +2,8 @@ import { describe, expect, it } from "vitest";
 
 import { AppError } from "../errors.ts";
 import { shortHash } from "../core/tool-names.ts";
+import { binding, builtins, source } from "./compose-fixtures.ts";
 import { composeTools } from "./compose-tools.ts";
-import type { McpTool } from "./connection-types.ts";
-import type { Binding } from "./revision-store.ts";
-import type { ListSource } from "./snapshot-manifest.ts";
-import { hashToolList } from "./tool-lists.ts";
-
-const source = (name: string, tools: string[]): ListSource => ({
-  name,
-  list: hashToolList(
-    tools.map((tool): McpTool => ({ name: tool, description: tool, inputSchema: { type: "object" } })),
-  ),
-});
-const builtins = source("builtin", ["current_time"]);
-const binding = (connectorId: string, patch: Partial<Binding> = {}): Binding => ({
-  connectorId,
-  name: connectorId,
-  source: "user",
-  enabled: true,
-  disabledTools: [],
-  policy: "allow",
-  toolPolicies: {},
-  fingerprint: connectorId,
-  ...patch,
-});
 
 describe("composeTools", () => {
   const lists = new Map([

@@ -3,30 +3,10 @@
 // content) composes anew; and one session's composition is never handed to another.
 import { describe, expect, it } from "vitest";
 
-import type { McpTool } from "./connection-types.ts";
-import type { Binding, RegistryState } from "./revision-store.ts";
+import { binding, builtins, source } from "./compose-fixtures.ts";
+import type { RegistryState } from "./revision-store.ts";
 import { RevisionComposer } from "./revision-composer.ts";
-import type { ListSource } from "./snapshot-manifest.ts";
-import { hashToolList } from "./tool-lists.ts";
 
-const source = (name: string, tools: string[]): ListSource => ({
-  name,
-  list: hashToolList(
-    tools.map((tool): McpTool => ({ name: tool, description: tool, inputSchema: { type: "object" } })),
-  ),
-});
-const builtins = source("builtin", ["current_time"]);
-const binding = (connectorId: string, patch: Partial<Binding> = {}): Binding => ({
-  connectorId,
-  name: connectorId,
-  source: "user",
-  enabled: true,
-  disabledTools: [],
-  policy: "allow",
-  toolPolicies: {},
-  fingerprint: `${connectorId}-v1`,
-  ...patch,
-});
 const state = (patch: Partial<RegistryState> = {}): RegistryState => ({
   revision: 3,
   allowlist: null,
