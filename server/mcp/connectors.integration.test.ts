@@ -294,19 +294,23 @@ describe("connectors router", () => {
     });
     const before = await db.connector.findUniqueOrThrow({ where: { id: secret.id } });
 
-    await expectTRPCError(as(bob).connectors.update({ id: secret.id, name: "mine-now" }), "NOT_FOUND", "not_found:api");
+    await expectTRPCError(
+      as(bob).connectors.update({ id: secret.id, name: "mine-now" }),
+      "NOT_FOUND",
+      "not_found:connector",
+    );
     await expectTRPCError(
       as(bob).connectors.update({ id: secret.id, url: "https://1.1.1.1/steal", headers: { Authorization: null } }),
       "NOT_FOUND",
-      "not_found:api",
+      "not_found:connector",
     );
-    await expectTRPCError(as(bob).connectors.delete({ id: secret.id }), "NOT_FOUND", "not_found:api");
-    await expectTRPCError(as(bob).connectors.delete({ id: "does-not-exist" }), "NOT_FOUND", "not_found:api");
+    await expectTRPCError(as(bob).connectors.delete({ id: secret.id }), "NOT_FOUND", "not_found:connector");
+    await expectTRPCError(as(bob).connectors.delete({ id: "does-not-exist" }), "NOT_FOUND", "not_found:connector");
 
     expect(await db.connector.findUniqueOrThrow({ where: { id: secret.id } })).toEqual(before);
     expect(await as(alice).connectors.delete({ id: secret.id })).toEqual({ id: secret.id });
     expect(await db.connector.findUnique({ where: { id: secret.id } })).toBeNull();
-    await expectTRPCError(as(alice).connectors.delete({ id: secret.id }), "NOT_FOUND", "not_found:api");
+    await expectTRPCError(as(alice).connectors.delete({ id: secret.id }), "NOT_FOUND", "not_found:connector");
   });
 
   it("keeps admin connectors read-only", async () => {

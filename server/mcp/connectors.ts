@@ -115,7 +115,7 @@ async function getOwnConnector(db: Db, userId: string, id: string): Promise<Conn
   const row = await db.connector.findFirst({
     where: { id, OR: [{ source: "admin" }, { ownerId: userId }] },
   });
-  if (!row) throw new AppError("not_found:api", "That connector does not exist or is not yours.");
+  if (!row) throw new AppError("not_found:connector");
   if (row.source === "admin")
     throw new AppError("forbidden:api", "Admin connectors are read-only; ask an admin to change the MCP servers file.");
   return row;
@@ -164,7 +164,7 @@ export async function updateUserConnector(
       where: { id, source: "user", ownerId: userId },
       data: { name, transport, url, secrets },
     });
-    if (count === 0) throw new AppError("not_found:api", "That connector does not exist or is not yours.");
+    if (count === 0) throw new AppError("not_found:connector");
   } catch (error) {
     throw isUniqueViolation(error) ? nameTaken(name) : error;
   }
