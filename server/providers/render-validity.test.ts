@@ -1,5 +1,5 @@
-// Every rendered request is one the real API accepts: renderRequest → streamText with the real AI SDK
-// provider, whose request body is checked by the fake provider's strict validators (tool names and
+// Every rendered request is one the real API accepts: renderRequest → the model call (model-call.ts)
+// through the real AI SDK provider, whose request body is checked by the fake provider's strict validators (tool names and
 // schemas, message and tool-call ordering as each API enforces them) for histories that are easy to
 // get wrong: a turn cut off between its tool results and its answer, a cancelled call without a
 // result, a partly answered parallel round, calls to tools the snapshot no longer has, another

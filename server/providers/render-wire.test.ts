@@ -1,13 +1,14 @@
-// What each provider really receives: renderRequest → streamText with the real AI SDK provider, whose
-// fetch records the request body and answers with a recorded stream. Checks ids, ordering, tools on
-// follow-ups, echoed signatures / encrypted reasoning, Gemini schemas, and provider switches.
+// What each provider really receives: renderRequest → the model call (model-call.ts) through the
+// real AI SDK provider, whose fetch records the request body and answers with a recorded stream.
+// Checks ids, ordering, tools on follow-ups, echoed signatures / encrypted reasoning, Gemini
+// schemas, and provider switches.
 import { streamText } from "ai";
 import { describe, expect, it } from "vitest";
 
 import type { ProviderId, ToolSnapshot, Transcript } from "../core/canonical.ts";
 import { createLanguageModel } from "./model-factory.ts";
 import { renderRequest } from "./render.ts";
-import { capturingFetch, replyFor } from "../../e2e/support/testbeds/provider-wire.ts";
+import { capturingFetch, drainModelCall, replyFor } from "../../e2e/support/testbeds/provider-wire.ts";
 import {
   ANTHROPIC_SIGNATURE,
   GOOGLE_SIGNATURE,
@@ -45,8 +46,7 @@ async function wireBody(
   const baseURL = provider === "openai-compatible" ? "http://127.0.0.1:1/v1" : undefined;
   const model = createLanguageModel({ provider, modelId: models[provider], apiKey: "test-key", baseURL, fetch });
   const call = renderRequest({ provider, modelId: models[provider], transcript, snapshot, isFollowUp, nativeTools });
-  const result = streamText({ model, ...call.options, maxRetries: 0, onError: () => {} });
-  await result.consumeStream();
+  await drainModelCall(model, call.options);
   expect(requests).toHaveLength(1);
   return requests[0]?.body as Body;
 }
@@ -337,7 +337,7 @@ describe("Gemini after a provider switch", () => {
       snapshot,
       isFollowUp: true,
     });
-    await streamText({ model, ...call.options, maxRetries: 0, onError: () => {} }).consumeStream();
+    await drainModelCall(model, call.options);
     const contents = (requests[0]?.body as Body).contents as { role: string; parts: GeminiPart[] }[];
     const calls = contents.flatMap((content) => content.parts).filter((part) => part.functionCall);
     expect(calls).toHaveLength(2);

@@ -1,11 +1,13 @@
 // Replays every recorded provider stream through the real AI SDK provider (a fake fetch answers with
-// the fixture as SSE) and checks the canonical events decoded from streamText's fullStream.
-import { jsonSchema, streamText, tool, type Tool } from "ai";
+// the fixture as SSE) and checks the canonical events decoded from the stream the turn runner reads
+// (model-call.ts).
+import { jsonSchema, tool, type Tool } from "ai";
 import { describe, expect, it } from "vitest";
 
 import type { StreamEvent } from "../core/canonical.ts";
 import { createLanguageModel } from "./model-factory.ts";
-import { decodeFullStream, toStreamEvents } from "./stream-events.ts";
+import { streamModelCall } from "./model-call.ts";
+import { decodeModelStream, toStreamEvents } from "./stream-events.ts";
 import {
   capturingFetch,
   listFixtures,
@@ -28,16 +30,14 @@ const tools: Record<string, Tool> = Object.fromEntries(
 async function replay(provider: FixtureProvider, lines: string[], stateless = false): Promise<StreamEvent[]> {
   const { fetch } = capturingFetch(toSseBody(provider, lines));
   const model = createLanguageModel({ provider, modelId: modelIds[provider], apiKey: "test-key", fetch });
-  const result = streamText({
+  const parts = streamModelCall(
     model,
-    messages: [{ role: "user", content: "hi" }],
-    tools,
-    maxRetries: 0,
-    onError: () => {},
-  });
+    { messages: [{ role: "user", content: "hi" }], tools, providerOptions: {} },
+    new AbortController().signal,
+  );
   const events: StreamEvent[] = [];
-  if (stateless) for await (const part of result.fullStream) events.push(...toStreamEvents(part, provider));
-  else for await (const event of decodeFullStream(result.fullStream, provider)) events.push(event);
+  if (stateless) for await (const part of parts) events.push(...toStreamEvents(part, provider));
+  else for await (const event of decodeModelStream(parts, provider)) events.push(event);
   return events;
 }
 

@@ -1,8 +1,8 @@
-// Decodes the AI SDK 7 `fullStream` of one model request into canonical StreamEvents. Providers put
+// Decodes the parts of one model request (model-call.ts, the AI SDK 7 single-call stream) into canonical StreamEvents. Providers put
 // their opaque data on different parts of a text or reasoning block: Anthropic sends the thinking
 // `signature` on the last (empty) reasoning-delta, Gemini sends `thoughtSignature` on text-deltas,
 // OpenAI sends the final `reasoningEncryptedContent` on reasoning-end. Two ways to decode:
-// - With a StreamDecodeState shared by all parts of one stream (decodeFullStream does this): each
+// - With a StreamDecodeState shared by all parts of one stream (decodeModelStream does this): each
 //   block ends with exactly one text-end / reasoning-end carrying the last provider data seen on the
 //   block, as the AI SDK itself merges it.
 // - Without state (`toStreamEvents(part, provider)`): a delta that carries provider data is followed
@@ -12,15 +12,16 @@
 // provider and, when given, the request's origin (account + endpoint, origin.ts), so it is only
 // ever sent back to the same account and endpoint. Error events carry a message safe to show a user
 // (safe-error.ts).
-import type { ProviderMetadata, TextStreamPart, ToolSet } from "ai";
+import type { ProviderMetadata } from "ai";
 
 import type { JsonValue, ProviderData, ProviderId, ProviderOrigin, StreamEvent } from "../core/canonical.ts";
+import type { ModelCallPart } from "./model-call.ts";
 import { sdkProviderKey } from "./provider-keys.ts";
 import { safeErrorMessage } from "./safe-error.ts";
 
 export type StreamDecodeState = { blockMetadata: Map<string, ProviderMetadata> };
 
-type Part = TextStreamPart<ToolSet>;
+type Part = ModelCallPart;
 type BlockKind = "text" | "reasoning";
 
 export function createStreamDecodeState(): StreamDecodeState {
@@ -95,8 +96,8 @@ function decodeToolCall(part: Extract<Part, { type: "tool-call" }>, source: Sour
   return [{ type: "tool-call", ...call, ...(providerData && { providerData }) }];
 }
 
-function decodeFinish(part: Extract<Part, { type: "finish" }>): StreamEvent {
-  const { inputTokens, outputTokens } = part.totalUsage;
+function decodeFinish(part: Extract<Part, { type: "model-call-end" }>): StreamEvent {
+  const { inputTokens, outputTokens } = part.usage;
   const usage = {
     ...(inputTokens !== undefined && { inputTokens }),
     ...(outputTokens !== undefined && { outputTokens }),
@@ -105,11 +106,11 @@ function decodeFinish(part: Extract<Part, { type: "finish" }>): StreamEvent {
 }
 
 /**
- * The canonical events for one fullStream part. Pass the same `state` for every part of one stream
+ * The canonical events for one part of a model stream. Pass the same `state` for every part of one stream
  * (never across streams), or none for stateless decoding (see the module comment); `origin` tags
  * the provider data (absent: untagged, as rows stored before origins). Parts with no
- * canonical meaning (start, steps, tool-input deltas, sources, the SDK's own tool-error for an
- * invalid call, abort) give no events. A call whose arguments are not a JSON object becomes an
+ * canonical meaning (call start, response metadata, tool-input deltas, sources, the SDK's own
+ * tool-error for an invalid call) give no events. A call whose arguments are not a JSON object becomes an
  * error event, so it is never run with made-up arguments.
  */
 export function toStreamEvents(
@@ -131,7 +132,7 @@ export function toStreamEvents(
       return decodeEnd(part.type === "text-end" ? "text" : "reasoning", part, source, state);
     case "tool-call":
       return decodeToolCall(part, source);
-    case "finish":
+    case "model-call-end":
       return [decodeFinish(part)];
     case "error":
       return [{ type: "error", message: safeErrorMessage(part.error) }];
@@ -140,12 +141,12 @@ export function toStreamEvents(
   }
 }
 
-/** Decodes one whole fullStream with its own state: `for await (const event of decodeFullStream(...))`. */
-export async function* decodeFullStream(
-  fullStream: AsyncIterable<Part>,
+/** Decodes one whole request's stream with its own state: `for await (const event of decodeModelStream(...))`. */
+export async function* decodeModelStream(
+  parts: AsyncIterable<Part>,
   provider: ProviderId,
   origin?: ProviderOrigin,
 ): AsyncGenerator<StreamEvent, void, undefined> {
   const state = createStreamDecodeState();
-  for await (const part of fullStream) yield* toStreamEvents(part, provider, state, origin);
+  for await (const part of parts) yield* toStreamEvents(part, provider, state, origin);
 }

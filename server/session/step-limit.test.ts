@@ -1,5 +1,5 @@
-// The request after the step limit, as each provider receives it: renderFinalRequest → streamText with
-// the real AI SDK provider, the wire body checked by the fake provider's strict validators. It holds
+// The request after the step limit, as each provider receives it: renderFinalRequest → the model
+// call (model-call.ts) through the real AI SDK provider, the wire body checked by the fake provider's strict validators. It holds
 // the last round's results, offers no tool (tool choice none, tools still declared where the history
 // has tool blocks) and tells the model why, for histories produced by any provider.
 import { describe, expect, it } from "vitest";

@@ -2,12 +2,12 @@
 // provider (renderers are pure, the same path as a turn's requests), streams the answer into an
 // AssistantDraft, and adopts tool calls written as XML text like a turn does. Nothing is written
 // here: the run (sub-agent-run.ts) stores the answer and the request's audit.
-import { streamText } from "ai";
 
 import type { SourceSnapshot } from "../core/tool-source.ts";
 import type { ModelResolver } from "../providers/model-resolver.ts";
 import { renderRequest, type RenderInput } from "../providers/render.ts";
-import { decodeFullStream } from "../providers/stream-events.ts";
+import { streamModelCall } from "../providers/model-call.ts";
+import { decodeModelStream } from "../providers/stream-events.ts";
 import { AssistantDraft } from "./assistant-draft.ts";
 import { renderFinalRequest } from "./step-limit.ts";
 import type { SubAgentRecord, SubAgentRequest } from "./sub-agent-store.ts";
@@ -41,15 +41,9 @@ export async function runSubAgentStep(
   };
   const call = input.finalAfter === undefined ? renderRequest(render) : renderFinalRequest(render, input.finalAfter);
   const sentAt = performance.now();
-  const result = streamText({
-    model: resolved.model,
-    ...call.options,
-    abortSignal: signal,
-    maxRetries: 0,
-    onError: () => undefined, // errors arrive as error events in fullStream
-  });
+  const parts = streamModelCall(resolved.model, call.options, signal); // errors arrive as error events
   const draft = new AssistantDraft(run.provider, snapshot, resolved.origin);
-  for await (const event of decodeFullStream(result.fullStream, run.provider, resolved.origin)) draft.apply(event);
+  for await (const event of decodeModelStream(parts, run.provider, resolved.origin)) draft.apply(event);
   if (input.finalAfter === undefined && draft.toolCalls.length === 0 && !draft.error) adoptHiddenToolCalls(draft);
   const request: SubAgentRequest = {
     index,

@@ -7,15 +7,14 @@
 // answer from the results it has (step-limit.ts). The system prompt is the caller's (the chat's
 // persona, or the instance default). Each request's audit row gets its token usage and duration. The turn stops writing as soon as its AbortSignal fires; whoever aborted it
 // records why.
-import { streamText } from "ai";
-
 import { AppError, isAppError } from "../errors.ts";
 import { limitMessage } from "../policy/limits.ts";
 import { extractHiddenToolCalls } from "../providers/hidden-tool-calls.ts";
 import { renderRequest, type RenderedRequest, type RenderInput } from "../providers/render.ts";
 import { safeErrorMessage } from "../providers/safe-error.ts";
 import { requestBytes, toolLimitProblem } from "../core/tool-limits.ts";
-import { decodeFullStream } from "../providers/stream-events.ts";
+import { streamModelCall } from "../providers/model-call.ts";
+import { decodeModelStream } from "../providers/stream-events.ts";
 import { AssistantDraft, newCanonicalCallId } from "./assistant-draft.ts";
 import { retryWhileDatabaseUnavailable } from "./database-retry.ts";
 import type { ProviderId, ProviderOrigin, ToolCallPart } from "../core/canonical.ts";
@@ -167,13 +166,9 @@ async function runStep(
   // time to first token, however slow the database is right then.
   const bookkeeping = new AbortController();
   const sentAt = performance.now();
-  const result = streamText({
-    model,
-    ...call.options,
-    abortSignal: AbortSignal.any([signal, bookkeeping.signal]),
-    maxRetries: 0, // retries happen in the model itself, only before output (retry-before-output.ts)
-    onError: () => undefined, // errors arrive as error events in fullStream and end the step
-  });
+  // Retries happen in the model itself, only before output (retry-before-output.ts); errors arrive
+  // as error events and end the step.
+  const parts = streamModelCall(model, call.options, AbortSignal.any([signal, bookkeeping.signal]));
   const messageId = newRowId();
   const request = { requestId: newRowId(), messageId, turnId: turn.id, sessionId: turn.sessionId, index };
   const order = startRequest(
@@ -185,7 +180,7 @@ async function runStep(
   );
   const draft = new AssistantDraft(turn.provider, snapshot, origin);
   const writer = createWriter(deps, turn, messageId, draft, signal, order);
-  const firstTokenAt = await readStream(result.fullStream, turn.provider, origin, draft, writer);
+  const firstTokenAt = await readStream(parts, turn.provider, origin, draft, writer);
   if (signal.aborted) throw new StepAborted();
   const hasHiddenCalls = !mode.isFinal && draft.toolCalls.length === 0 && !draft.error && adoptHiddenToolCalls(draft);
   await writer.close();
@@ -214,7 +209,7 @@ async function runStep(
 
 /** Applies the stream to the draft, publishing as it goes; the time of the first token, if any. */
 async function readStream(
-  stream: Parameters<typeof decodeFullStream>[0],
+  stream: Parameters<typeof decodeModelStream>[0],
   provider: ProviderId,
   origin: ProviderOrigin | undefined,
   draft: AssistantDraft,
@@ -222,7 +217,7 @@ async function readStream(
 ): Promise<Date | null> {
   let firstTokenAt: Date | null = null;
   try {
-    for await (const event of decodeFullStream(stream, provider, origin)) {
+    for await (const event of decodeModelStream(stream, provider, origin)) {
       firstTokenAt ??= event.type === "text-delta" || event.type === "reasoning-delta" ? new Date() : null;
       const toolCall = draft.apply(event);
       if (toolCall) await writer.publishToolCall(toolCall);

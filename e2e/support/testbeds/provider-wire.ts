@@ -6,7 +6,7 @@
 import { readFileSync, readdirSync } from "node:fs";
 import path from "node:path";
 
-import { streamText } from "ai";
+import type { LanguageModel } from "ai";
 
 import { validateAnthropicRequest } from "../fake-provider/validate-anthropic.ts";
 import { validateGeminiRequest } from "../fake-provider/validate-gemini.ts";
@@ -15,6 +15,7 @@ import { validateOpenAIResponsesRequest } from "../fake-provider/validate-openai
 import type { ProviderId } from "../../../server/core/canonical.ts";
 import { createLanguageModel } from "../../../server/providers/model-factory.ts";
 import type { RenderedRequest } from "../../../server/providers/render.ts";
+import { streamModelCall, type ModelCallRequest } from "../../../server/providers/model-call.ts";
 
 export const fixturesDir = path.resolve(import.meta.dirname, "../../fixtures/provider-streams");
 
@@ -103,13 +104,18 @@ export const WIRE_VALIDATORS: Record<ProviderId, (body: Record<string, unknown>)
   "openai-compatible": validateOpenAICompatRequest,
 };
 
+/** Sends a rendered request the way the turn runner does (model-call.ts) and reads the answer to its end. */
+export async function drainModelCall(model: LanguageModel, request: ModelCallRequest): Promise<void> {
+  for await (const part of streamModelCall(model, request, new AbortController().signal)) void part;
+}
+
 /** Sends `call` through the real AI SDK provider (fetch captured, nothing leaves the process); its body. */
 export async function wireBodyOf(provider: ProviderId, call: RenderedRequest): Promise<Record<string, unknown>> {
   const { fetch, requests } = capturingFetch(replyFor(provider));
   const baseURL = provider === "openai-compatible" ? "http://127.0.0.1:1/v1" : undefined;
   const modelId = WIRE_TEST_MODELS[provider];
   const model = createLanguageModel({ provider, modelId, apiKey: "test-key", baseURL, fetch });
-  await streamText({ model, ...call.options, maxRetries: 0, onError: () => {} }).consumeStream();
+  await drainModelCall(model, call.options);
   if (requests.length !== 1) throw new Error(`expected one request, the SDK sent ${requests.length}`);
   return requests[0]!.body;
 }

@@ -2,12 +2,13 @@
 // `{ response: …, traceId }` and delivered in small chunks that split lines — through the real Code
 // Assist request shaping and unwrap (code-assist-request.ts, behind the subscription fetch), must
 // decode to exactly the canonical events the same stream gives unwrapped from the Gemini API.
-import { jsonSchema, streamText, tool, type Tool } from "ai";
+import { jsonSchema, tool, type Tool } from "ai";
 import { describe, expect, it } from "vitest";
 
 import type { StreamEvent } from "../../core/canonical.ts";
 import { createLanguageModel } from "../model-factory.ts";
-import { decodeFullStream } from "../stream-events.ts";
+import { streamModelCall } from "../model-call.ts";
+import { decodeModelStream } from "../stream-events.ts";
 import { createAuthorizedFetch } from "../subscriptions/authorized-fetch.ts";
 import { capturingFetch, listFixtures, readFixture, toSseBody } from "../../../e2e/support/testbeds/provider-wire.ts";
 import { shapeCodeAssistRequest } from "./code-assist-request.ts";
@@ -33,9 +34,13 @@ function chunkedResponse(body: string, size: number): Response {
 
 /** Gemini sends no call ids: the SDK makes random ones, so calls are numbered for the comparison. */
 async function decode(model: ReturnType<typeof createLanguageModel>): Promise<StreamEvent[]> {
-  const result = streamText({ model, prompt: "hi", tools, maxRetries: 0, onError: () => undefined });
+  const parts = streamModelCall(
+    model,
+    { messages: [{ role: "user", content: "hi" }], tools, providerOptions: {} },
+    new AbortController().signal,
+  );
   const events: StreamEvent[] = [];
-  for await (const event of decodeFullStream(result.fullStream, "google")) {
+  for await (const event of decodeModelStream(parts, "google")) {
     events.push(event.type === "tool-call" ? { ...event, providerCallId: `call-${events.length}` } : event);
   }
   return events;
