@@ -1,6 +1,7 @@
 // Playwright config of the browser bench (`npm run bench:browser`): the e2e config's servers and
-// accounts, one project running bench/browser.bench.ts against the "external-lan" instance (it allows
-// the loopback MCP server the bench starts), one worker, no retries, the list reporter.
+// accounts, one project running bench/browser.bench.ts and bench/apply-now.bench.ts against the
+// "external-lan" instance (it allows the loopback MCP server the bench starts), one worker, no
+// retries, the list reporter.
 import path from "node:path";
 
 import { defineConfig } from "@playwright/test";
@@ -25,7 +26,7 @@ export default defineConfig({
     {
       name: "bench",
       testDir: ".",
-      testMatch: /bench\/browser\.bench\.ts/,
+      testMatch: /bench\/(browser|apply-now)\.bench\.ts/,
       dependencies: ["external-accounts"],
       use: { ...chromium, baseURL: LAN_APP_URL },
     },
