@@ -117,6 +117,13 @@ describe("turn control", () => {
     expect((await db.turn.findUniqueOrThrow({ where: { id: first.turnId } })).status).toBe("superseded");
     const done = await waitForTurnEnd(db, second.turnId);
     expect(done).toMatchObject({ status: "completed", restartOfId: first.turnId });
+    // Only the latest turn can be restarted; a refused restart writes nothing.
+    await expect(manager.restart(userId, first.turnId)).rejects.toMatchObject({
+      code: "conflict:turn",
+      message: "Only the latest turn of a chat can be restarted.",
+    });
+    expect(await db.turn.count({ where: { sessionId } })).toBe(2);
+    expect((await db.chatSession.findUniqueOrThrow({ where: { id: sessionId } })).activeTurnId).toBeNull();
 
     const wire = fake.requests("openai");
     expect(wire).toHaveLength(2);

@@ -28,6 +28,8 @@ import type { SessionEventDto, SessionEventType } from "./event-types.ts";
 export type EventInput = {
   type: SessionEventType;
   data: Record<string, unknown>;
+  /** The event's turn, when it is not the batch's (a restart announces the old turn's end beside the new one's start). */
+  turnId?: string;
 };
 
 /** Events one statement appended to a session, and the id of the session's event before them. */
@@ -86,14 +88,16 @@ export function publishHere(sessionId: string, events: SessionEventDto[]): void 
 
 /**
  * The CTE `appended`, for a statement that writes other rows in the same breath: it appends the
- * jsonb array `events` ([{ type, data }], in order) for `sessionId` / `turnId`. The arguments are
+ * jsonb array `events` ([{ type, data, turnId? }], in order) for `sessionId` / `turnId` (an event's
+ * own turnId wins). The arguments are
  * SQL expressions (parameter references such as "$3::jsonb"), never data. The statement selects
  * appendedColumns(...) and hands its row to deliverAppended.
  */
 export function appendEventsCtes(sql: { sessionId: string; turnId: string; events: string }): string {
   return `appended AS (
       INSERT INTO "SessionEvent" ("sessionId", "turnId", "type", "data", "createdAt")
-      SELECT ${sql.sessionId}, ${sql.turnId}, e.value ->> 'type', e.value -> 'data', now() AT TIME ZONE 'UTC'
+      SELECT ${sql.sessionId}, COALESCE(e.value ->> 'turnId', ${sql.turnId}), e.value ->> 'type', e.value -> 'data',
+        now() AT TIME ZONE 'UTC'
       FROM jsonb_array_elements(${sql.events}) WITH ORDINALITY AS e(value, ord)
       ORDER BY e.ord
       RETURNING id, "sessionId", "turnId", "type", "data", "createdAt"

@@ -202,7 +202,7 @@ export class SessionManager {
     // The old turn is told to stop (at once here, by NOTIFY elsewhere) while the new one starts.
     await Promise.all([
       notify(this.options.db, CHANNELS.turnControl, old.id),
-      this.launch({ ...spec, userMessageId: old.userMessageId }, old.id, settled.newEvents),
+      this.launch({ ...spec, userMessageId: old.userMessageId }, old.id, settled.newEvents, settled.oldEvents),
     ]);
     return { turnId: newId };
   }
@@ -253,11 +253,15 @@ export class SessionManager {
     return new Date(Date.now() + this.leaseMs);
   }
 
-  /** Announces a turn stored by restart / edit-and-resend (then `more`: its kept copies), then runs it. */
+  /**
+   * Announces a turn stored by restart / edit-and-resend (after `before`: the replaced turn's last
+   * events; then `more`: its kept copies), in one statement, then runs it.
+   */
   private async launch(
     spec: TurnSpec & { userMessageId: string },
     restartOf: string | null,
     more: EventInput[] = [],
+    before: EventInput[] = [],
   ): Promise<void> {
     const { provider, model, userMessageId } = spec;
     const started = { turnId: spec.id, provider, model, userMessageId, restartOf };
@@ -266,7 +270,7 @@ export class SessionManager {
       appendEvents(this.options.db, {
         sessionId: spec.sessionId,
         turnId: spec.id,
-        events: [{ type: "turn.started", data: started }, ...more],
+        events: [...before, { type: "turn.started", data: started }, ...more],
       }),
     ]);
     this.run(spec, persona);

@@ -1,9 +1,8 @@
 // A turn as its owner may act on it (stop, regenerate, apply now): found only through a chat of
 // `ownerId`, so anyone else's turn id is not_found:turn, never a hint that it exists.
-import type { Db } from "../db/client.ts";
+import { poolOf, type Db } from "../db/client.ts";
 import { AppError } from "../errors.ts";
 import { turnSelect } from "./turn-end.ts";
-import { MODEL_COLUMNS } from "./turn-models.ts";
 
 export async function ownedTurn(db: Db, ownerId: string, turnId: string) {
   const turn = await db.turn.findFirst({ where: { id: turnId, session: { ownerId } }, select: turnSelect });
@@ -11,12 +10,31 @@ export async function ownedTurn(db: Db, ownerId: string, turnId: string) {
   return turn;
 }
 
-/** ownedTurn, with its chat's stored model choice (one read). */
-export async function ownedTurnWithModel(db: Db, ownerId: string, turnId: string) {
-  const turn = await db.turn.findFirst({
-    where: { id: turnId, session: { ownerId } },
-    select: { ...turnSelect, session: { select: MODEL_COLUMNS } },
-  });
-  if (!turn) throw new AppError("not_found:turn");
-  return turn;
+type TurnRow = Awaited<ReturnType<typeof ownedTurn>>;
+type ModelRow = { provider: string | null; model: string | null; providerAccountId: string | null };
+
+/**
+ * ownedTurn, with its chat's stored model choice: one statement (a Prisma relation select would
+ * be two, one after the other, on the way to Apply now's restarted request).
+ */
+export async function ownedTurnWithModel(
+  db: Db,
+  ownerId: string,
+  turnId: string,
+): Promise<TurnRow & { session: ModelRow }> {
+  const { rows } = await poolOf(db).query<
+    TurnRow & { sessionProvider: string | null; sessionModel: string | null; sessionAccountId: string | null }
+  >(
+    `SELECT t."id", t."sessionId", t."userMessageId", t."historySeq", t."status"::text AS "status",
+            t."provider", t."model", t."providerAccountId", t."restartOfId",
+            t."cancelRequested"::text AS "cancelRequested", t."leaseOwner",
+            s."provider" AS "sessionProvider", s."model" AS "sessionModel", s."providerAccountId" AS "sessionAccountId"
+       FROM "Turn" t JOIN "ChatSession" s ON s."id" = t."sessionId"
+      WHERE t."id" = $1 AND s."ownerId" = $2`,
+    [turnId, ownerId],
+  );
+  const row = rows[0];
+  if (!row) throw new AppError("not_found:turn");
+  const { sessionProvider, sessionModel, sessionAccountId, ...turn } = row;
+  return { ...turn, session: { provider: sessionProvider, model: sessionModel, providerAccountId: sessionAccountId } };
 }

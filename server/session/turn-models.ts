@@ -3,7 +3,7 @@
 // run when its model is one the chosen account offers (its stored model list) or, without an
 // account, one the server offers for that provider (`*_MODELS` of a configured provider): the
 // model id is free text from the browser and runs on someone's key.
-import type { Db } from "../db/client.ts";
+import { poolOf, type Db } from "../db/client.ts";
 import { AppError } from "../errors.ts";
 import type { ProviderId } from "../core/canonical.ts";
 
@@ -19,11 +19,12 @@ export function normalizeChoice(choice: ModelChoice | null): TurnModel | null {
 
 /** The chat's persona prompt, or null when it has no persona. */
 export async function personaPrompt(db: Db, sessionId: string): Promise<string | null> {
-  const row = await db.chatSession.findUnique({
-    where: { id: sessionId },
-    select: { persona: { select: { systemPrompt: true } } },
-  });
-  return row?.persona?.systemPrompt ?? null;
+  // One statement (a Prisma relation select is two, one after the other, on every turn start).
+  const { rows } = await poolOf(db).query<{ systemPrompt: string }>(
+    `SELECT p."systemPrompt" FROM "ChatSession" s JOIN "Persona" p ON p."id" = s."personaId" WHERE s."id" = $1`,
+    [sessionId],
+  );
+  return rows[0]?.systemPrompt ?? null;
 }
 
 /** The model choice the chat last used, if any. */
