@@ -148,6 +148,39 @@ describe("in-memory fan-out of streamed deltas", () => {
     expect(follower.received.map((event) => event.id)).toEqual(stored.map((event) => event.id));
   });
 
+  it("batches only deltas that come faster than the flush interval: a slower stream's are not held back", async () => {
+    const { turn, messageId, reserved } = await startedRequest(20);
+    const follower = follow(turn.sessionId);
+    await waitUntil(() => follower.received.some((event) => event.type === "message.created"));
+    const deps = { db: database.db, flushIntervalMs: 1_000 } as TurnDeps;
+    const draft = new AssistantDraft("anthropic", { revision: 1, tools: [] });
+    const reservation = new EventIdReservation(streamPoolOf(database.db), turn.sessionId, reserved);
+    const writer = createWriter(deps, turn, messageId, draft, new AbortController().signal, {
+      ids: reservation,
+      published: Promise.resolve(),
+      stored: Promise.resolve(),
+    });
+    const deltas = () => follower.received.filter((event) => event.type === "text.delta");
+    // Slower than the interval: each delta is its own event, out long before the interval would end.
+    for (const [at, word] of ["slow0 ", "slow1 "].entries()) {
+      if (at > 0) await new Promise((resolve) => setTimeout(resolve, 1_050));
+      draft.apply({ type: "text-delta", text: word });
+      writer.schedule();
+      await waitUntil(() => deltas().length === at + 1, 500);
+    }
+    // Faster than the interval: held and sent together when the interval since the last one ends.
+    for (const word of ["fast0 ", "fast1 ", "fast2 "]) {
+      draft.apply({ type: "text-delta", text: word });
+      writer.schedule();
+    }
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(deltas()).toHaveLength(2);
+    await waitUntil(() => deltas().length === 3, 2_000);
+    expect(deltas().map((event) => event.data.text)).toEqual(["slow0 ", "slow1 ", "fast0 fast1 fast2 "]);
+    await writer.close();
+    await follower.stop();
+  });
+
   it("never hands out a reserved id below an event appended meanwhile", async () => {
     const { turn, reserved } = await startedRequest(20); // enough that taking one starts no refill
     const reservation = new EventIdReservation(streamPoolOf(database.db), turn.sessionId, reserved);

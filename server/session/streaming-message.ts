@@ -13,9 +13,10 @@ import type { TurnDeps, TurnSpec } from "./turn-spec.ts";
 const DEFAULT_FLUSH_MS = 16;
 
 /**
- * Publishes and persists the draft. The first delta of a request goes out at once (time to first
- * token), later ones in batches every flushIntervalMs; a tool call at once, with the deltas before
- * it. Each batch is numbered from the turn's reservation `ids` (event-ids.ts), published to this
+ * Publishes and persists the draft. A delta goes out at once when the last batch left at least
+ * flushIntervalMs ago (so the first one, and every one of a stream slower than that, is not held
+ * back), else with the batch that leaves flushIntervalMs after the last; a tool call at once, with
+ * the deltas before it. Each batch is numbered from the turn's reservation `ids` (event-ids.ts), published to this
  * process's subscribers at once (event-log.ts, publishHere) and queued to be stored behind: the
  * message's parts and the events that brought it there in one statement (delta-queue.ts), so a
  * history read holds exactly the content of the events up to its lastEventId. The parts are
@@ -42,7 +43,6 @@ export function createWriter(
   let chain: Promise<void> = order.published.then(() => undefined).catch(fail);
   const storable = order.stored.then(() => true).catch((error: unknown) => (fail(error), false));
   const stored = new Set<Promise<void>>();
-  let isFirst = true;
   const settled = async () => {
     await chain;
     await Promise.all(stored);
@@ -70,19 +70,21 @@ export function createWriter(
     chain = chain.then(() => sendBatch(extra)).catch(fail);
     return settled();
   };
+  const interval = deps.flushIntervalMs ?? DEFAULT_FLUSH_MS;
+  let lastFlushAt = -Infinity;
   const flush = () => {
     timer = null;
+    lastFlushAt = performance.now();
     return publish([]);
   };
   return {
     settled,
     schedule() {
-      if (isFirst) {
-        isFirst = false;
+      if (timer) return;
+      const wait = lastFlushAt + interval - performance.now();
+      if (wait <= 0)
         void flush().catch(() => undefined); // surfaced by settled() / close()
-        return;
-      }
-      timer ??= setTimeout(() => void flush().catch(() => undefined), deps.flushIntervalMs ?? DEFAULT_FLUSH_MS);
+      else timer = setTimeout(() => void flush().catch(() => undefined), wait);
     },
     async publishToolCall(call: ToolCallPart) {
       if (timer) clearTimeout(timer);
