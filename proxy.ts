@@ -1,8 +1,9 @@
 // Next.js proxy (the Next 16 name for middleware): runs before every page and route and gives the
 // response its security headers (server/security-headers.ts) with a fresh CSP nonce. The nonce
 // and the policy also go on the request, where Next.js reads them to put the nonce on its own
-// inline scripts, and the root layout on the theme script. Static build files are skipped, and so is
-// the tRPC API (the chat's hot path; its route sets the API's own headers: app/api/trpc).
+// inline scripts, and the root layout on the theme script. Static build files are skipped, and so are
+// the tRPC API and the chats' event streams (the chat's hot path; their routes set the API's own
+// headers: app/api/trpc, server/api/chat-events.ts).
 import { type NextRequest, NextResponse } from "next/server";
 
 import { env } from "./server/env.ts";
@@ -20,5 +21,5 @@ export function proxy(request: NextRequest): NextResponse {
 }
 
 export const config = {
-  matcher: [{ source: "/((?!_next/static|_next/image|favicon.ico|api/trpc).*)" }],
+  matcher: [{ source: "/((?!_next/static|_next/image|favicon.ico|api/trpc|api/chats/).*)" }],
 };

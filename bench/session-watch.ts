@@ -1,6 +1,7 @@
-// What a browser sees of one session, recorded for the benches: a followEvents subscriber (the same
-// generator the tRPC subscription streams to the browser) that stamps every text.delta with its
-// arrival time and resolves when the turn's turn.finished event arrives (or the watch is stopped).
+// What a browser sees of one session, recorded for the benches: a followEvents subscriber (the feed
+// the chat's SSE route streams to the browser, here one event at a time) that stamps every
+// text.delta with its arrival time and resolves when the turn's turn.finished event arrives (or the
+// watch is stopped).
 import { performance } from "node:perf_hooks";
 
 import type { Db } from "../server/db/client.ts";

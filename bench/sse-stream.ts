@@ -1,5 +1,5 @@
-// One streamed answer as a browser sees it, over HTTP + SSE: Patchbay's `chat.events` subscription
-// (the GET the tRPC SSE link makes, with the session cookie) followed from the start, then
+// One streamed answer as a browser sees it, over HTTP + SSE: the chat's event stream
+// (GET /api/chats/<id>/events, as the chat view reads it, with the session cookie) followed from the start, then
 // `chat.send` (the POST the chat view makes). And the same answer taken straight from the fake
 // provider (the floor). Each records when every SSE event carrying text arrived and how many of the
 // script's chunks it held, and checks the received text against the script chunk by chunk.
@@ -58,8 +58,7 @@ type PatchbayEvent = { type: string; data: { text?: string } };
 
 function parseEvent(data: string): PatchbayEvent | null {
   try {
-    const parsed = JSON.parse(data) as { json?: unknown } & Partial<PatchbayEvent>;
-    const event = (parsed.json ?? parsed) as Partial<PatchbayEvent>;
+    const event = JSON.parse(data) as Partial<PatchbayEvent>;
     return typeof event.type === "string" ? (event as PatchbayEvent) : null;
   } catch {
     return null;
@@ -78,12 +77,11 @@ export async function streamThroughPatchbay(
   const run: StreamRun = { firstTokenMs: null, arrivals: [], isComplete: false, lostChunks: options.chunks };
   let text = "";
   try {
-    const input = encodeURIComponent(JSON.stringify({ json: { sessionId: browser.sessionId, lastEventId: null } }));
-    const events = await fetch(`${url}/api/trpc/chat.events?input=${input}`, {
+    const events = await fetch(`${url}/api/chats/${browser.sessionId}/events`, {
       headers: { cookie: browser.cookie, accept: "text/event-stream" },
       signal: abort.signal,
     });
-    if (!events.ok || !events.body) throw new Error(`chat.events answered ${events.status}`);
+    if (!events.ok || !events.body) throw new Error(`the event stream answered ${events.status}`);
     await options.startGate;
     const sentAt = performance.now();
     const sent = fetch(`${url}/api/trpc/chat.send`, {

@@ -6,7 +6,8 @@
 // opens the Tools panel (docked on wide screens, a bottom sheet on phones). The title follows renames
 // made in the chat list (they update the cached history, see use-session-actions.ts). While the live
 // event stream is lost (the server that served it went away) it says "Reconnecting…"; the stream
-// resumes from its last event on whichever instance answers next.
+// resumes from its last event on whichever instance answers next. When the server refuses it for
+// good (signed out, or the chat was deleted elsewhere) it says so in the server's words.
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { memo, useEffect, useMemo, useState } from "react";
 
@@ -16,6 +17,7 @@ import { OverlayProvider } from "@/components/overlays/overlay-context.tsx";
 import { PinnedNotes } from "@/components/overlays/pinned-notes.tsx";
 import { useOverlays } from "@/components/overlays/use-overlays.ts";
 
+import type { StreamState } from "./chat-event-stream.ts";
 import { ChatStoreProvider, useChatSelector } from "./chat-store.ts";
 import { ChatToolsPanel, ToolsSummaryChip, useToolsPanelOpen } from "./chat-tools.tsx";
 import { Composer } from "./composer.tsx";
@@ -27,11 +29,6 @@ import { UsageMeter } from "./usage-meter.tsx";
 import { useChat } from "./use-chat.ts";
 import { useChatShortcuts } from "./shortcuts.ts";
 import { useChatActions } from "./use-chat-actions.ts";
-
-/** The live stream dropped and is being re-opened (the first connect is not "lost"). */
-function isStreamLost(subscription: { status: string; error: unknown }): boolean {
-  return subscription.status === "error" || (subscription.status === "connecting" && subscription.error !== null);
-}
 
 /** The model the next message goes to: the one picked here, else the chat's, else the first offered. */
 function useModelChoice(session: { provider: string | null; model: string | null; providerAccountId: string | null }) {
@@ -50,16 +47,22 @@ function useModelChoice(session: { provider: string | null; model: string | null
   return { choice, setPicked, hasNoProvider: providers.isSuccess && !choice };
 }
 
-function Notices({ isLost, error }: { isLost: boolean; error: string | null }) {
+function Notices({ stream, error }: { stream: StreamState; error: string | null }) {
+  const stopped = stream.status === "stopped" ? stream.error?.message : null;
   return (
     <>
-      {isLost && (
+      {stream.status === "reconnecting" && (
         <p
           role="status"
           className="rounded-md bg-amber-50 p-3 text-sm text-amber-900 dark:bg-amber-950 dark:text-amber-100"
           data-testid="stream-reconnecting"
         >
           Reconnecting… Lost the live connection to the server; the chat catches up as soon as it is back.
+        </p>
+      )}
+      {stopped && (
+        <p role="alert" className="rounded-md bg-red-50 p-3 text-sm text-red-800 dark:bg-red-950 dark:text-red-200">
+          {stopped} The live updates of this chat stopped; reload the page to try again.
         </p>
       )}
       {error && (
@@ -73,7 +76,7 @@ function Notices({ isLost, error }: { isLost: boolean; error: string | null }) {
 
 export function ChatView({ sessionId }: { sessionId: string }) {
   const trpc = useTRPC();
-  const { store, history, subscription } = useChat(sessionId);
+  const { store, history, stream } = useChat(sessionId);
   const facts = useChatSelector(store, selectPageFacts);
   const queryClient = useQueryClient();
   const title = facts?.title;
@@ -91,12 +94,7 @@ export function ChatView({ sessionId }: { sessionId: string }) {
   if (!facts || !history.data) return <p className="p-6 text-sm text-zinc-500">Loading…</p>;
   return (
     <ChatStoreProvider value={store}>
-      <LoadedChat
-        sessionId={sessionId}
-        {...facts}
-        session={history.data.session}
-        isStreamLost={isStreamLost(subscription)}
-      />
+      <LoadedChat sessionId={sessionId} {...facts} session={history.data.session} stream={stream} />
     </ChatStoreProvider>
   );
 }
@@ -104,12 +102,12 @@ export function ChatView({ sessionId }: { sessionId: string }) {
 type LoadedProps = PageFacts & {
   sessionId: string;
   session: { provider: string | null; model: string | null; providerAccountId: string | null };
-  isStreamLost: boolean;
+  stream: StreamState;
 };
 
 /** The page around the conversation; memoised, so a streamed chunk does not re-render it. */
 const LoadedChat = memo(function LoadedChat(props: LoadedProps) {
-  const { sessionId, session, isStreamLost: isLost, streamingTurnId } = props;
+  const { sessionId, session, stream, streamingTurnId } = props;
   const { choice, setPicked, hasNoProvider } = useModelChoice(session);
   const actions = useChatActions(sessionId, choice);
   const [keptChange, setKeptChange] = useState<string | null>(null);
@@ -146,7 +144,7 @@ const LoadedChat = memo(function LoadedChat(props: LoadedProps) {
             onEdit={streamingTurnId || actions.isSending ? undefined : actions.edit}
             onRetry={streamingTurnId || actions.isRestarting ? undefined : actions.regenerate}
           />
-          <Notices isLost={isLost} error={actions.error} />
+          <Notices stream={stream} error={actions.error} />
           <div className="sticky bottom-0 bg-white pb-2 dark:bg-zinc-950">
             <PinnedNotes streaming={streamingOverlays} revision={overlays.revision} error={overlays.error} />
             <Composer

@@ -1,24 +1,21 @@
 "use client";
 // One chat in the browser: loads the history once, then follows the live event stream from the
-// history's last event id (the tRPC SSE link resumes from the last tracked id by itself after a
-// dropped connection). State is reduced by chat-state.ts, which ignores anything already applied,
-// into a store (chat-store.ts) that each component reads only what it needs of.
-// When the stream ends on an error (the server answered 503 while its database was unreachable),
-// it is opened again after a pause, so the page catches up by itself once the server can answer.
+// history's last event id (chat-event-stream.ts: its own SSE route, resumed from the last event
+// after a dropped connection or a failed one, e.g. a 503 while the server's database is
+// unreachable, so the page catches up by itself once the server can answer). State is reduced by
+// chat-state.ts, which ignores anything already applied, into a store (chat-store.ts) that each
+// component reads only what it needs of; the events that arrive together are applied in one update.
 import { useQuery } from "@tanstack/react-query";
-import { useSubscription } from "@trpc/tanstack-react-query";
 import { useEffect, useState } from "react";
 
 import { useTRPC } from "@/components/providers/trpc-provider.tsx";
 import type { HistoryPolicyDto, SessionHistoryDto } from "@/server/session/history.ts";
 
+import { followChatEvents, type StreamState } from "./chat-event-stream.ts";
 import { applyChatEvent, createChatState, type ChatEvent, type ChatState } from "./chat-state.ts";
 import { createChatStore } from "./chat-store.ts";
 
-/** Pause before opening a failed event stream again. */
-const RESUBSCRIBE_AFTER_MS = 2_000;
-
-type Action = { type: "load"; history: SessionHistoryDto & HistoryPolicyDto } | { type: "event"; event: ChatEvent };
+type Action = { type: "load"; history: SessionHistoryDto & HistoryPolicyDto } | { type: "events"; events: ChatEvent[] };
 
 /**
  * A history loaded again once events were applied only brings the title (a rename in the chat list
@@ -29,7 +26,7 @@ function reducer(state: ChatState | null, action: Action): ChatState | null {
     return state && state.lastEventId !== null
       ? { ...state, title: action.history.session.title }
       : createChatState(action.history);
-  return state ? applyChatEvent(state, action.event) : state;
+  return state ? action.events.reduce(applyChatEvent, state) : state;
 }
 
 export function useChat(sessionId: string) {
@@ -41,29 +38,25 @@ export function useChat(sessionId: string) {
   });
   // One store per chat page (a page is mounted anew for another chat); see chat-store.ts.
   const [store] = useState(createChatStore);
-  const dispatch = (action: Action) => store.update((state) => reducer(state, action));
+  const [stream, setStream] = useState<StreamState>({ status: "connecting", error: null });
 
   useEffect(() => {
     if (history.data) store.update((state) => reducer(state, { type: "load", history: history.data }));
   }, [history.data, store]);
 
-  const subscription = useSubscription(
-    trpc.chat.events.subscriptionOptions(
-      { sessionId, lastEventId: history.data?.lastEventId ?? null },
-      {
-        enabled: !!history.data,
-        onData: (tracked) => dispatch({ type: "event", event: tracked.data }),
-      },
-    ),
-  );
-
-  const isStreamBroken = subscription.status === "error";
-  const { reset } = subscription;
+  const isLoaded = !!history.data;
   useEffect(() => {
-    if (!isStreamBroken) return;
-    const timer = setTimeout(reset, RESUBSCRIBE_AFTER_MS);
-    return () => clearTimeout(timer);
-  }, [isStreamBroken, reset]);
+    if (!isLoaded) return;
+    const abort = new AbortController();
+    void followChatEvents({
+      sessionId,
+      afterId: store.get()?.lastEventId ?? null, // the history's, or what this page already applied
+      signal: abort.signal,
+      onEvents: (events) => store.update((state) => reducer(state, { type: "events", events })),
+      onState: setStream,
+    });
+    return () => abort.abort();
+  }, [sessionId, isLoaded, store]);
 
-  return { store, history, subscription, isStreamBroken };
+  return { store, history, stream };
 }

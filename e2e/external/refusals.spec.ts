@@ -17,7 +17,7 @@ async function openStaleTab(
   url: string,
 ): Promise<{ page: Page; chat: ChatPage; alert: ReturnType<Page["getByRole"]> }> {
   const page = await openAs(ALICE);
-  await page.route("**/api/trpc/chat.events**", (route) => route.abort("connectionfailed"));
+  await page.route("**/api/chats/*/events**", (route) => route.abort("connectionfailed"));
   await page.goto(url);
   const chat = new ChatPage(page);
   await expect(chat.composer).toBeVisible();

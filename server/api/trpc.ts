@@ -1,9 +1,10 @@
 // tRPC setup: the request context (database + signed-in user), the error formatter that decides
 // what a client sees, and the two procedure kinds. Routers live in ./routers.
-// Every error a client sees — a procedure's, an unreadable request, an unknown path, a failure in
-// the live event stream — goes through the formatter, which maps it with toAppError()
-// (server/errors.ts): the HTTP status and tRPC code of its type, a message in words, the app code,
-// and for bad input the issues by field (`zodIssues`). Never a raw database or provider error.
+// Every error a client sees — a procedure's, an unreadable request, an unknown path — goes through
+// the formatter, which maps it with toAppError() (server/errors.ts): the HTTP status and tRPC code
+// of its type, a message in words, the app code, and for bad input the issues by field
+// (`zodIssues`). Never a raw database or provider error. (The chat's live event stream is its own
+// route, server/api/chat-events.ts, with the same mapping.)
 import { initTRPC } from "@trpc/server";
 import { TRPC_ERROR_CODES_BY_KEY } from "@trpc/server/rpc";
 import superjson from "superjson";

@@ -19,17 +19,20 @@ const POLL_INTERVAL_MS = 1_000;
 const LISTENING_POLL_MS = 5_000;
 
 /**
- * Yields the session's events after `afterId`, then new ones as they are appended, until abort.
- * Events this process appends arrive with the id before them and are yielded as they are when that
- * id is the cursor; anything else (a gap, another instance's NOTIFY, the poll every second) makes
- * it read the log after the cursor. Either way each event is yielded once, in id order.
+ * Yields the session's events after `afterId`, then new ones as they are appended, until abort,
+ * in batches: each batch is the events that were ready together (a page read from the log, or
+ * every appended batch waiting in the inbox that follows on from the cursor). Events this process
+ * appends arrive with the id before them and are taken as they are (the same objects every
+ * subscriber gets, so their SSE frame is made once: event-frames.ts) when that id is the cursor;
+ * anything else (a gap, another instance's NOTIFY, the poll) makes it read the log after the
+ * cursor. Either way each event is yielded once, in id order.
  */
-export async function* followEvents(
+export async function* followEventBatches(
   db: Db,
   sessionId: string,
   afterId: string | null,
   signal: AbortSignal,
-): AsyncGenerator<SessionEventDto> {
+): AsyncGenerator<readonly SessionEventDto[]> {
   const inbox: AppendedEvents[] = [];
   let isStale = true; // the log must be read after the cursor
   let wake: (() => void) | null = null;
@@ -50,25 +53,19 @@ export async function* followEvents(
       if (isStale) {
         isStale = false; // before the read: a notification during it means read again
         const events = await readEventsAfter(db, sessionId, cursor);
-        if (events.length > 0) noteEventSeen(sessionId, events.at(-1)!.id);
-        for (const event of events) {
-          cursor = event.id;
-          yield event;
-        }
         if (events.length === EVENT_PAGE_SIZE) isStale = true;
+        if (events.length === 0) continue;
+        noteEventSeen(sessionId, events.at(-1)!.id);
+        cursor = events.at(-1)!.id;
+        yield events;
         continue;
       }
-      const appended = inbox.shift();
-      if (appended) {
-        if (isBehind(appended.events.at(-1)!.id, cursor)) continue; // already read from the log
-        if (appended.previousId !== cursor) {
-          isStale = true;
-          continue;
-        }
-        for (const event of appended.events) {
-          cursor = event.id;
-          yield event;
-        }
+      if (inbox.length > 0) {
+        const taken = takeFollowing(inbox, cursor);
+        if (taken.isGap) isStale = true;
+        if (taken.events.length === 0) continue;
+        cursor = taken.events.at(-1)!.id;
+        yield taken.events;
         continue;
       }
       await new Promise<void>((resolve) => {
@@ -88,6 +85,32 @@ export async function* followEvents(
     stopRemote();
     signal.removeEventListener("abort", poke);
   }
+}
+
+/** followEventBatches one event at a time (for callers that handle events singly). */
+export async function* followEvents(
+  db: Db,
+  sessionId: string,
+  afterId: string | null,
+  signal: AbortSignal,
+): AsyncGenerator<SessionEventDto> {
+  for await (const batch of followEventBatches(db, sessionId, afterId, signal)) yield* batch;
+}
+
+/**
+ * Takes appended batches off the front of the inbox while each follows on from the cursor, and
+ * skips those already read from the log; stops at a gap (then the log must be read).
+ */
+function takeFollowing(inbox: AppendedEvents[], cursor: string | null): { events: SessionEventDto[]; isGap: boolean } {
+  let events: SessionEventDto[] = [];
+  while (inbox.length > 0) {
+    const appended = inbox.shift()!;
+    if (isBehind(appended.events.at(-1)!.id, cursor)) continue; // already read from the log
+    if (appended.previousId !== cursor) return { events, isGap: true };
+    events = events.length === 0 ? appended.events : events.concat(appended.events);
+    cursor = appended.events.at(-1)!.id;
+  }
+  return { events, isGap: false };
 }
 
 /** The wait before the next read of the log, with ±20 % jitter so subscribers opened together spread out. */

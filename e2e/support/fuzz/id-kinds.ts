@@ -24,10 +24,11 @@ const ID_ALIASES: Record<string, string> = {
   chatId: "session", // metrics.view: figures of one chat
 };
 
-/** Id-like fields that name no record of a user's, and why. */
-const NOT_RECORD_IDS: Record<string, string> = {
-  lastEventId: "a resume position in the event stream of the chat its sessionId names",
-};
+/**
+ * Id-like fields that name no record of a user's, and why (none today: the chat's resume position,
+ * `lastEventId`, left tRPC with its event stream, app/api/chats/[sessionId]/events).
+ */
+const NOT_RECORD_IDS: Record<string, string> = {};
 
 /** Every id-like property name of a procedure's input, at any depth and in every union variant. */
 export function idLikeFieldsOf(procedure: ProcedureInfo): string[] {

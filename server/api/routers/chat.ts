@@ -1,14 +1,12 @@
 // The `chat` router: send a message (starts a turn), stop or restart a turn, load a chat's history,
-// follow its live event stream (SSE subscription, resumable by event id), pick provider and model.
+// pick provider and model. A chat's live event stream is not a procedure: it is its own SSE route
+// (app/api/chats/[sessionId]/events, server/api/chat-events.ts), which writes pre-made frames.
 // Procedures parse and authorize; the session manager does the work.
-import { tracked } from "@trpc/server";
 import { z } from "zod";
 
 import { env } from "../../env.ts";
 import { listModelSources } from "../../providers/model-sources.ts";
 import { providerIdSchema } from "../../core/canonical.ts";
-import { getChatSession } from "../../db/chat-sessions.ts";
-import { followEvents } from "../../session/event-feed.ts";
 import { getSessionHistory } from "../../session/history.ts";
 import { choiceRules, getSessionManager } from "../../session/app-runtime.ts";
 import { authorizeChoice } from "../../session/server-key-usage.ts";
@@ -80,22 +78,4 @@ export const chatRouter = createTRPCRouter({
   applyNow: protectedProcedure
     .input(z.object({ turnId: id }))
     .mutation(async ({ ctx, input }) => (await getSessionManager()).applyNow(ctx.user.id, input.turnId)),
-
-  events: protectedProcedure
-    .input(
-      z.object({
-        sessionId: id,
-        lastEventId: z
-          .string()
-          .regex(/^\d{1,18}$/, { error: "must be an event id (digits)" })
-          .nullish(),
-      }),
-    )
-    .subscription(async function* ({ ctx, input, signal }) {
-      await getChatSession(ctx.db, ctx.user.id, input.sessionId);
-      const abort = signal ?? new AbortController().signal;
-      for await (const event of followEvents(ctx.db, input.sessionId, input.lastEventId ?? null, abort)) {
-        yield tracked(event.id, event);
-      }
-    }),
 });
