@@ -6,9 +6,9 @@ import path from "node:path";
 
 import { expect, test } from "@playwright/test";
 
-import { E2E_PORT_OFFSET } from "../support/config.ts";
+import { CONFIG_ERROR_APP_PORT } from "../support/config.ts";
 
-const PORT = 3108 + E2E_PORT_OFFSET;
+const PORT = CONFIG_ERROR_APP_PORT; // its own port: specs run two at a time
 
 test("next start with a configuration error exits 1 with the message, serving nothing", async () => {
   test.setTimeout(90_000);

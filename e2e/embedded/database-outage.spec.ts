@@ -16,12 +16,12 @@ import pg from "pg";
 import { ChatPage } from "../pages/chat-page.ts";
 import { SessionsPage } from "../pages/sessions-page.ts";
 import { SignInPage } from "../pages/sign-in-page.ts";
-import { E2E_PORT_OFFSET, FAKE_PROVIDER_URL } from "../support/config.ts";
+import { E2E_PORT_OFFSET, FAKE_PROVIDER_URL, OUTAGE_APP_PORT } from "../support/config.ts";
 import { CuttableProxy } from "../support/cuttable-proxy.ts";
 import { scriptFakeReply } from "../support/fake-provider-control.ts";
 import { trpcQuery } from "../support/trpc-http.ts";
 
-const APP_PORT = 3107 + E2E_PORT_OFFSET;
+const APP_PORT = OUTAGE_APP_PORT; // its own port: specs run two at a time
 const APP_URL = `http://localhost:${APP_PORT}`;
 const DATABASE = `patchbay_e2e_outage_${E2E_PORT_OFFSET}`;
 const OUTAGE_MS = 10_000;

@@ -1,5 +1,5 @@
 // Ports, accounts and URLs the e2e harness shares between playwright.config.ts and the specs.
-// E2E_PORT_OFFSET (default 0) shifts every port (3100-3110) and names its own database, so two
+// E2E_PORT_OFFSET (default 0) shifts every port (3100-3112) and names its own database, so two
 // checkouts whose offsets are at least 20 apart can run their e2e suites on one machine at once.
 export const E2E_PORT_OFFSET = Number(process.env.E2E_PORT_OFFSET ?? 0);
 const port = (base: number) => base + E2E_PORT_OFFSET;
@@ -20,6 +20,10 @@ export const PROVIDER_OAUTH_PORT = port(3105);
 export const SIGNALLED_APP_PORT = port(3107);
 /** Two more instances of the external app, one killed by e2e/external/instance-liveness.spec.ts. */
 export const LIVENESS_APP_PORTS = [port(3108), port(3109)] as const;
+/** `npm start` cut off from its database by e2e/embedded/database-outage.spec.ts. */
+export const OUTAGE_APP_PORT = port(3111);
+/** `npm start` given a bad configuration by e2e/embedded/config-error.spec.ts. */
+export const CONFIG_ERROR_APP_PORT = port(3112);
 
 export const EXTERNAL_APP_URL = `http://localhost:${EXTERNAL_APP_PORT}`;
 export const EMBEDDED_APP_URL = `http://localhost:${EMBEDDED_APP_PORT}`;
