@@ -36,10 +36,14 @@ test("copy, edit and resend, regenerate from a message's hover actions", async (
   await expect(chat.lastAnswerText()).toHaveText("Echo: second question");
   await chat.expectLastAnswerDone();
   await expect(page.getByTestId("replaced-message")).toHaveCount(1);
+  await expect(chat.supersededAnswers.filter({ hasText: "Echo: first question" })).toHaveCount(1);
 
   await expect(chat.answerAction("Regenerate")).toHaveCount(1);
   await chat.regenerate();
-  await expect(chat.supersededAnswers).toHaveCount(1);
+  // The regenerated answer is marked replaced, beside the edited message's first answer (inside its
+  // collapsed earlier version). Waiting for that one alone raced: it was already there.
+  await expect(chat.supersededAnswers.filter({ hasText: "Echo: second question" })).toHaveCount(1);
+  await expect(chat.supersededAnswers).toHaveCount(2);
   await chat.expectLastAnswerDone();
   await expect(chat.lastAnswerText()).toHaveText("Echo: second question");
   await expect(chat.answerAction("Regenerate", chat.supersededAnswers)).toHaveCount(0);
