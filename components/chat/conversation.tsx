@@ -9,10 +9,11 @@
 // the conversation and not the page around it; exchanges and turns are memoised, so only the live
 // one re-renders. The exchanges are laid out as blocks: a column flexbox of a few hundred items
 // made the browser lay them all out again for every chunk.
-import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 
 import { Button } from "@/components/ui/button.tsx";
 import { ArrowDownIcon } from "@/components/ui/icons.tsx";
+import { useLatestCallback } from "@/components/ui/use-latest-callback.ts";
 
 import { findStreamingTurn } from "./chat-state.ts";
 import { useChatState } from "./chat-store.ts";
@@ -86,15 +87,6 @@ function groupBy<T>(items: readonly T[], keyOf: (item: T) => string | null | und
     else groups.set(key, [item]);
   }
   return groups;
-}
-
-/** A callback that keeps its identity and always calls the latest `handler` (memoised rows keep theirs). */
-function useLatestCallback<A extends unknown[], R>(handler: ((...args: A) => R) | undefined) {
-  const latest = useRef(handler);
-  useLayoutEffect(() => {
-    latest.current = handler;
-  });
-  return useCallback((...args: A) => latest.current?.(...args), []);
 }
 
 export function Conversation({ onEdit: editNow, onRetry: retryNow }: Props) {

@@ -4,6 +4,8 @@
 // never), switches for all its tools at once, and the notes that explain a missing tool: a name
 // clash, an unavailable server, the user's own account it wants, a capped or empty search. Its tools
 // are rows of their own (connector-tool-row.tsx) in the panel's virtualised list.
+import { memo } from "react";
+
 import type { ToolPolicy } from "@/server/core/tool-policy.ts";
 import type { PanelConnectorDto } from "@/server/api/routers/tool-bulk.ts";
 import { Button } from "@/components/ui/button.tsx";
@@ -28,13 +30,16 @@ const healthLabels: Record<string, string> = {
   closed: "closed",
 };
 
-/** What the user can change on a connector; each call is one mutation of the chat's tools. */
+/**
+ * What the user can change on a connector; each call is one mutation of the chat's tools. One object
+ * for every connector, which keeps its identity (memoised rows of the panel's list keep theirs).
+ */
 export type ConnectorActions = {
-  setEnabled: (enabled: boolean) => void;
-  setPolicy: (policy: ToolPolicy) => void;
-  setAllTools: (enabled: boolean) => void;
-  setToolEnabled: (toolName: string, enabled: boolean) => void;
-  setToolPolicy: (toolName: string, policy: ToolPolicy | null) => void;
+  setEnabled: (connectorId: string, enabled: boolean) => void;
+  setPolicy: (connectorId: string, policy: ToolPolicy) => void;
+  setAllTools: (connectorId: string, enabled: boolean) => void;
+  setToolEnabled: (connectorId: string, toolName: string, enabled: boolean) => void;
+  setToolPolicy: (connectorId: string, toolName: string, policy: ToolPolicy | null) => void;
 };
 
 type Props = {
@@ -43,7 +48,7 @@ type Props = {
   accountStatus: "connected" | "needs_authorization" | undefined;
   isBusy: boolean;
   isExpanded: boolean;
-  onExpandedChange: (isExpanded: boolean) => void;
+  onExpandedChange: (connectorId: string, isExpanded: boolean) => void;
   actions: ConnectorActions;
   /** The panel's tool search, when the user typed one. */
   query: string;
@@ -109,7 +114,7 @@ function BulkControls({ connector, isBusy, actions }: Pick<Props, "connector" | 
           value={connector.policy}
           options={connectorPolicies}
           disabled={isBusy}
-          onValueChange={actions.setPolicy}
+          onValueChange={(policy) => actions.setPolicy(connector.id, policy)}
         />
       </span>
       {connector.toolCount > 0 && (
@@ -119,7 +124,7 @@ function BulkControls({ connector, isBusy, actions }: Pick<Props, "connector" | 
             className="px-2 py-0.5 text-xs"
             aria-label={`All on for ${connector.name}`}
             disabled={isBusy || connector.enabledCount === connector.toolCount}
-            onClick={() => actions.setAllTools(true)}
+            onClick={() => actions.setAllTools(connector.id, true)}
           >
             All on
           </Button>
@@ -128,7 +133,7 @@ function BulkControls({ connector, isBusy, actions }: Pick<Props, "connector" | 
             className="px-2 py-0.5 text-xs"
             aria-label={`All off for ${connector.name}`}
             disabled={isBusy || connector.enabledCount === 0}
-            onClick={() => actions.setAllTools(false)}
+            onClick={() => actions.setAllTools(connector.id, false)}
           >
             All off
           </Button>
@@ -138,7 +143,8 @@ function BulkControls({ connector, isBusy, actions }: Pick<Props, "connector" | 
   );
 }
 
-export function ConnectorItem(props: Props) {
+/** Memoised: a row of the panel's list re-renders only when its own props changed. */
+export const ConnectorItem = memo(function ConnectorItem(props: Props) {
   const { connector, isBusy, isExpanded, onExpandedChange, actions } = props;
   return (
     <div className="flex flex-col gap-1 border-t border-zinc-200 pt-2 dark:border-zinc-800">
@@ -146,7 +152,7 @@ export function ConnectorItem(props: Props) {
         <button
           type="button"
           aria-expanded={isExpanded}
-          onClick={() => onExpandedChange(!isExpanded)}
+          onClick={() => onExpandedChange(connector.id, !isExpanded)}
           className="flex min-w-0 flex-1 items-start gap-1 rounded text-left focus-visible:outline-2 focus-visible:outline-blue-600"
         >
           <ChevronRightIcon
@@ -164,8 +170,8 @@ export function ConnectorItem(props: Props) {
           checked={connector.enabled}
           disabled={isBusy}
           onCheckedChange={(enabled) => {
-            if (enabled) onExpandedChange(true);
-            actions.setEnabled(enabled);
+            if (enabled) onExpandedChange(connector.id, true);
+            actions.setEnabled(connector.id, enabled);
           }}
         />
       </div>
@@ -175,4 +181,4 @@ export function ConnectorItem(props: Props) {
       )}
     </div>
   );
-}
+});

@@ -10,7 +10,7 @@
 // update of the chat's tools is shown until one succeeds; tools over the provider's limits are
 // flagged before anything is sent.
 import { useMutation, useQuery } from "@tanstack/react-query";
-import { useState } from "react";
+import { useCallback, useDeferredValue, useMemo, useState } from "react";
 
 import { useTRPC } from "@/components/providers/trpc-provider.tsx";
 import { CloseIcon } from "@/components/ui/icons.tsx";
@@ -47,22 +47,28 @@ export function pendingChangeKey(streaming: StreamingTools | null, revision: num
 /** The user's own account on a connector, when it has or wants one. */
 function useAccountStatus() {
   const trpc = useTRPC();
-  const oauthStatuses = useQuery(trpc.connectors.oauthStatus.queryOptions());
-  return (id: string) => {
-    const status = oauthStatuses.data?.find((entry) => entry.connectorId === id)?.status;
-    return status === "connected" || status === "needs_authorization" ? status : undefined;
-  };
+  const { data } = useQuery(trpc.connectors.oauthStatus.queryOptions());
+  return useCallback(
+    (id: string) => {
+      const status = data?.find((entry) => entry.connectorId === id)?.status;
+      return status === "connected" || status === "needs_authorization" ? status : undefined;
+    },
+    [data],
+  );
 }
 
 function useExpanded() {
   const [expanded, setExpanded] = useState<ReadonlySet<string>>(new Set());
-  const onExpandedChange = (id: string, isExpanded: boolean) =>
-    setExpanded((current) => {
-      const next = new Set(current);
-      if (isExpanded) next.add(id);
-      else next.delete(id);
-      return next;
-    });
+  const onExpandedChange = useCallback(
+    (id: string, isExpanded: boolean) =>
+      setExpanded((current) => {
+        const next = new Set(current);
+        if (isExpanded) next.add(id);
+        else next.delete(id);
+        return next;
+      }),
+    [],
+  );
   return { expanded, onExpandedChange };
 }
 
@@ -80,14 +86,17 @@ export function ConnectorPanel(props: ConnectorPanelProps) {
     // A switch whose tools could not be updated was undone on the server: reload to show it off again.
     onError: (e: { message: string }) => (setError(e.message), refresh()),
   };
-  const { isBusy, actionsFor } = useConnectorActions(sessionId, options);
+  const { isBusy, actions } = useConnectorActions(sessionId, options);
   const applyNow = useMutation(trpc.chat.applyNow.mutationOptions({ onError: options.onError }));
 
   const revision = Math.max(toolsRevision, state.data?.revision ?? 0);
   // "Keep for next request" hides the notice for this answer (a revision the MCP servers bump by
   // themselves does not bring it back); the user's next change here, or another answer, does.
   const pendingKey = pendingChangeKey(streaming, revision);
-  const rows = buildRows(state.data?.connectors ?? [], search, expanded);
+  // The search box shows each keystroke at once; the list follows as soon as the browser is free.
+  const listSearch = useDeferredValue(search);
+  const connectors = state.data?.connectors;
+  const rows = useMemo(() => buildRows(connectors ?? [], listSearch, expanded), [connectors, listSearch, expanded]);
 
   return (
     <aside aria-label="Connectors" className="flex min-h-0 flex-1 flex-col gap-3 text-sm">
@@ -129,9 +138,9 @@ export function ConnectorPanel(props: ConnectorPanelProps) {
         expanded={expanded}
         onExpandedChange={onExpandedChange}
         isBusy={isBusy}
-        query={search.trim()}
+        query={listSearch.trim()}
         accountStatus={accountStatus}
-        actionsFor={actionsFor}
+        actions={actions}
       />
       <BuiltinToolSwitches
         sessionId={sessionId}

@@ -2,14 +2,18 @@
 // The Tools panel's list: every connector's header and, while it is expanded and on, its tools, as
 // one virtualised list (@tanstack/react-virtual), so a thousand tools cost the DOM only the rows in
 // view. Rows are measured as they render: names and notes wrap. The list scrolls inside the panel.
+// The list and its rows are memoised (the callbacks they get keep their identity): typing in the
+// search re-renders the search box at once and the list a moment later (connector-panel.tsx), and a
+// row that did not change is not rendered again.
 import { useVirtualizer } from "@tanstack/react-virtual";
-import { useRef } from "react";
+import { memo, useRef } from "react";
 
 import type { PanelConnectorDto } from "@/server/api/routers/tool-bulk.ts";
 import type { SessionToolDto } from "@/server/mcp/session-tools.ts";
 
 import { ConnectorItem, type ConnectorActions } from "./connector-item.tsx";
 import { ConnectorToolRow } from "./connector-tool-row.tsx";
+import { searchTextOf } from "./tool-search-text.ts";
 
 export type ToolListRow =
   | { kind: "connector"; connector: PanelConnectorDto; shownCount: number }
@@ -18,7 +22,7 @@ export type ToolListRow =
 /** Case-insensitive match on a tool's name or description, like the server's search. */
 export function matchesTool(tool: SessionToolDto, query: string): boolean {
   const needle = query.trim().toLowerCase();
-  return !needle || tool.name.toLowerCase().includes(needle) || tool.description.toLowerCase().includes(needle);
+  return !needle || searchTextOf(tool).includes(needle);
 }
 
 /**
@@ -45,17 +49,16 @@ type Props = {
   isBusy: boolean;
   query: string;
   accountStatus: (connectorId: string) => "connected" | "needs_authorization" | undefined;
-  actionsFor: (connector: PanelConnectorDto) => ConnectorActions;
+  actions: ConnectorActions;
 };
 
 function rowKey(row: ToolListRow): string {
   return row.kind === "connector" ? `c:${row.connector.id}` : `t:${row.connector.id}/${row.tool.name}`;
 }
 
-export function ToolList({ rows, expanded, onExpandedChange, isBusy, query, accountStatus, actionsFor }: Props) {
+export const ToolList = memo(function ToolList(props: Props) {
+  const { rows, expanded, onExpandedChange, isBusy, query, accountStatus, actions } = props;
   const scroller = useRef<HTMLDivElement>(null);
-  // The compiler skips this component (the virtualizer's functions change identity); rows re-render with it.
-  // eslint-disable-next-line react-hooks/incompatible-library
   const virtualizer = useVirtualizer({
     count: rows.length,
     getScrollElement: () => scroller.current,
@@ -88,18 +91,19 @@ export function ToolList({ rows, expanded, onExpandedChange, isBusy, query, acco
                   accountStatus={accountStatus(row.connector.id)}
                   isBusy={isBusy}
                   isExpanded={rows[item.index + 1]?.kind === "tool" || expanded.has(row.connector.id)}
-                  onExpandedChange={(isExpanded) => onExpandedChange(row.connector.id, isExpanded)}
-                  actions={actionsFor(row.connector)}
+                  onExpandedChange={onExpandedChange}
+                  actions={actions}
                   query={query}
                   shownCount={row.shownCount}
                 />
               ) : (
                 <ConnectorToolRow
+                  connectorId={row.connector.id}
                   connectorName={row.connector.name}
                   tool={row.tool}
                   isBusy={isBusy}
-                  onEnabledChange={(enabled) => actionsFor(row.connector).setToolEnabled(row.tool.name, enabled)}
-                  onPolicyChange={(policy) => actionsFor(row.connector).setToolPolicy(row.tool.name, policy)}
+                  onEnabledChange={actions.setToolEnabled}
+                  onPolicyChange={actions.setToolPolicy}
                 />
               )}
             </div>
@@ -108,4 +112,4 @@ export function ToolList({ rows, expanded, onExpandedChange, isBusy, query, acco
       </div>
     </div>
   );
-}
+});

@@ -1,11 +1,11 @@
 "use client";
 // The changes a user makes in the chat's Tools panel, one mutation each: a connector on or off, its
 // policy, all its tools on or off, a tool on or off, a tool's policy override. `isBusy` while any of
-// them runs; `options` says what follows a success or a failure.
+// them runs; `actions` keeps its identity across renders; `options` says what follows a success or a failure.
 import { useMutation } from "@tanstack/react-query";
+import { useMemo } from "react";
 
 import { useTRPC } from "@/components/providers/trpc-provider.tsx";
-import type { SessionConnectorDto } from "@/server/mcp/session-tools.ts";
 
 import type { ConnectorActions } from "./connector-item.tsx";
 
@@ -19,12 +19,18 @@ export function useConnectorActions(sessionId: string, options: Options) {
   const setConnectorPolicy = useMutation(trpc.policy.setConnectorPolicy.mutationOptions(options));
   const setToolPolicy = useMutation(trpc.policy.setToolPolicy.mutationOptions(options));
   const isBusy = [setConnector, setAllTools, setTool, setConnectorPolicy, setToolPolicy].some((m) => m.isPending);
-  const actionsFor = ({ id: connectorId }: Pick<SessionConnectorDto, "id">): ConnectorActions => ({
-    setEnabled: (enabled) => setConnector.mutate({ sessionId, connectorId, enabled }),
-    setPolicy: (policy) => setConnectorPolicy.mutate({ sessionId, connectorId, policy }),
-    setAllTools: (enabled) => setAllTools.mutate({ sessionId, connectorId, enabled }),
-    setToolEnabled: (toolName, enabled) => setTool.mutate({ sessionId, connectorId, toolName, enabled }),
-    setToolPolicy: (toolName, policy) => setToolPolicy.mutate({ sessionId, connectorId, toolName, policy }),
-  });
-  return { isBusy, actionsFor };
+  // `mutate` keeps its identity (TanStack Query), so the actions do too.
+  const [connectorMutate, allToolsMutate, toolMutate] = [setConnector.mutate, setAllTools.mutate, setTool.mutate];
+  const [connectorPolicyMutate, toolPolicyMutate] = [setConnectorPolicy.mutate, setToolPolicy.mutate];
+  const actions = useMemo(
+    (): ConnectorActions => ({
+      setEnabled: (connectorId, enabled) => connectorMutate({ sessionId, connectorId, enabled }),
+      setPolicy: (connectorId, policy) => connectorPolicyMutate({ sessionId, connectorId, policy }),
+      setAllTools: (connectorId, enabled) => allToolsMutate({ sessionId, connectorId, enabled }),
+      setToolEnabled: (connectorId, toolName, enabled) => toolMutate({ sessionId, connectorId, toolName, enabled }),
+      setToolPolicy: (connectorId, toolName, policy) => toolPolicyMutate({ sessionId, connectorId, toolName, policy }),
+    }),
+    [sessionId, connectorMutate, connectorPolicyMutate, allToolsMutate, toolMutate, toolPolicyMutate],
+  );
+  return { isBusy, actions };
 }

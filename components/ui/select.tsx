@@ -7,24 +7,36 @@ import * as SelectPrimitive from "@radix-ui/react-select";
 import { cn } from "./cn.ts";
 import { CheckIcon, ChevronDownIcon } from "./icons.tsx";
 
-type Props<V extends string> = {
+export type SelectProps<V extends string> = {
   value: V;
   options: readonly { value: V; label: string }[];
   onValueChange: (value: V) => void;
   "aria-label": string;
   disabled?: boolean;
   className?: string;
+  /** Opens the list as soon as it mounts (select-on-first-use.tsx mounts it on the first click). */
+  defaultOpen?: boolean;
+  /** Focuses the trigger as soon as it mounts. */
+  autoFocus?: boolean;
 };
 
-export function Select<V extends string>({ value, options, onValueChange, disabled, className, ...rest }: Props<V>) {
+/** The trigger's look, shared with the light stand-in of select-on-first-use.tsx. */
+export const selectTriggerClass =
+  "inline-flex items-center justify-between gap-1 rounded-md border border-zinc-300 bg-transparent px-2 py-0.5 text-xs focus-visible:outline-2 focus-visible:outline-blue-600 disabled:cursor-not-allowed disabled:opacity-50 dark:border-zinc-700";
+
+export function Select<V extends string>(props: SelectProps<V>) {
+  const { value, options, onValueChange, disabled, className, defaultOpen, autoFocus } = props;
   return (
-    <SelectPrimitive.Root value={value} onValueChange={(next) => onValueChange(next as V)} disabled={disabled}>
+    <SelectPrimitive.Root
+      value={value}
+      onValueChange={(next) => onValueChange(next as V)}
+      disabled={disabled}
+      defaultOpen={defaultOpen}
+    >
       <SelectPrimitive.Trigger
-        aria-label={rest["aria-label"]}
-        className={cn(
-          "inline-flex items-center justify-between gap-1 rounded-md border border-zinc-300 bg-transparent px-2 py-0.5 text-xs focus-visible:outline-2 focus-visible:outline-blue-600 disabled:cursor-not-allowed disabled:opacity-50 dark:border-zinc-700",
-          className,
-        )}
+        aria-label={props["aria-label"]}
+        autoFocus={autoFocus}
+        className={cn(selectTriggerClass, className)}
       >
         <SelectPrimitive.Value />
         <SelectPrimitive.Icon>
