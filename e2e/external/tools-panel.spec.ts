@@ -2,7 +2,8 @@
 // connectors and tools and opens the Tools panel (docked at 1280 px). In the panel, connectors
 // collapse to one line ("n of m tools on"), a tool switch and the all-on / all-off switches move the
 // counts (the chip's too), the search finds tools by name and by description across connectors, and
-// the policies are Radix selects. While an answer streams, a change shows "pending" on the chip.
+// the policies are Radix selects (a tool's is mounted on its first use, and answers the keyboard and
+// the mouse from that first use). While an answer streams, a change shows "pending" on the chip.
 import type { Locator } from "@playwright/test";
 
 import { scriptFakeReply } from "../support/fake-provider-control.ts";
@@ -91,4 +92,50 @@ test("a change made while an answer streams shows pending on the chip", async ({
   await page.getByRole("button", { name: "Keep for next request" }).click();
   await expect(chat.toolsSummary()).not.toContainText("pending");
   await chat.stop();
+});
+
+test("a tool's policy select answers the keyboard and the mouse from its first use", async ({ page, chat }) => {
+  await chat.openNewChat();
+  await chat.switchConnector("everything", true);
+  await chat.expandConnector("everything");
+  const echo = chat.toolPolicy("everything", "echo");
+  await expect(echo).toHaveText("Default");
+  await expect(echo).toHaveAttribute("aria-expanded", "false");
+
+  // Keyboard: Tab from the tool's switch reaches it; ArrowDown opens the list on the current value.
+  await page.getByRole("checkbox", { name: "Allow everything echo", exact: true }).focus();
+  await page.keyboard.press("Tab");
+  await expect(echo).toBeFocused();
+  await page.keyboard.press("ArrowDown");
+  await expect(page.getByRole("listbox")).toBeVisible();
+  await expect(page.getByRole("option", { name: "Default", exact: true })).toBeFocused();
+  await page.keyboard.press("ArrowDown");
+  await page.keyboard.press("Enter");
+  await expect(page.getByRole("listbox")).toHaveCount(0);
+  await expect(echo).toHaveText("Allow"); // controlled: shows the value once the server saved it
+  await expect(echo).toBeEnabled();
+  // Escape closes it again without a change.
+  await echo.focus();
+  await page.keyboard.press("Enter");
+  await expect(page.getByRole("listbox")).toBeVisible();
+  await page.keyboard.press("Escape");
+  await expect(page.getByRole("listbox")).toHaveCount(0);
+  await expect(echo).toBeFocused();
+  await expect(echo).toHaveText("Allow");
+
+  // Typeahead on a closed select picks the option by its first letter, as on any Radix select.
+  const sum = chat.toolPolicy("everything", "get-sum");
+  await sum.focus();
+  await page.keyboard.press("n");
+  await expect(sum).toHaveText("Never");
+  await expect(page.getByRole("listbox")).toHaveCount(0);
+
+  // Mouse: the first click on another tool's select opens it at once; a click on an option picks it.
+  const env = chat.toolPolicy("everything", "get-env");
+  await expect(env).toBeEnabled();
+  await env.click();
+  await expect(page.getByRole("listbox")).toBeVisible();
+  await page.getByRole("option", { name: "Ask", exact: true }).click();
+  await expect(env).toHaveText("Ask");
+  await expect(page.getByRole("listbox")).toHaveCount(0);
 });
