@@ -2,7 +2,8 @@
 // browser's Performance API, against the production build and the e2e servers (bench/browser.config.ts
 // reuses playwright.config.ts). It prints figures beside their goals and never fails on time:
 //  - time to interactive of a chat with 200 messages and 500 tools (10 connectors of 50), the Tools
-//    panel open: navigation start until the last message, the chip's count and an enabled composer;
+//    panel open: navigation start until the first frame showing the last message, the chip's count
+//    and an enabled composer that React has hydrated (the page notes it itself);
 //  - INP of a tool toggle: the click's Event Timing duration (input to next paint);
 //  - filtering 1,000 tools (20 connectors): a keystroke in the panel's search to its next paint;
 //  - JS shipped to the chat page: the scripts' transfer and decoded sizes;
@@ -17,6 +18,7 @@ import { trpcMutation, trpcQuery } from "../e2e/support/trpc-http.ts";
 import { startManyToolsServer, TOOLS_PER_CONNECTOR, type ManyToolsServer } from "./many-tools-server.ts";
 
 const EXCHANGES = 100; // 200 messages
+const TTI_LOADS = 5;
 const row = (figure: string, value: string, goal: string) =>
   console.log(`  ${figure.padEnd(52)} ${value.padStart(12)}   goal ${goal}`);
 
@@ -80,6 +82,22 @@ async function interactionToNextPaint(page: Page, act: () => Promise<void>): Pro
   return page.evaluate(() => Math.max(0, ...(window as unknown as { __events: number[] }).__events));
 }
 
+/** The scripts the page loaded: their compressed and decoded sizes. */
+async function scriptSizes(page: Page): Promise<{ transfer: number; decoded: number }> {
+  return page.evaluate(() =>
+    performance
+      .getEntriesByType("resource")
+      .filter((entry) => (entry as PerformanceResourceTiming).initiatorType === "script" || entry.name.endsWith(".js"))
+      .reduce(
+        (sum, entry) => {
+          const timing = entry as PerformanceResourceTiming;
+          return { transfer: sum.transfer + timing.encodedBodySize, decoded: sum.decoded + timing.decodedBodySize };
+        },
+        { transfer: 0, decoded: 0 },
+      ),
+  );
+}
+
 test.use({ viewport: { width: 1280, height: 800 } });
 test.setTimeout(600_000);
 
@@ -91,40 +109,46 @@ test("browser figures", async ({ page }) => {
     const sessionId = await createChat(request, EXCHANGES);
     await addConnectors(request, sessionId, tools, 0, 500 / TOOLS_PER_CONNECTOR);
 
-    // Time to interactive, Tools panel open (remembered for the tab).
+    // Time to interactive, Tools panel open (remembered for the tab): the median of a few loads, the
+    // first with a cold cache. The page itself notes the first animation frame at which the chat is
+    // interactive (polling from Playwright would add its own round trips to the figure), only on the
+    // loads measured here (their URL says so), so later pages are not slowed.
     await page.addInitScript(() => window.sessionStorage.setItem("patchbay-tools-open", "1"));
-    await page.goto(`/s/${sessionId}`);
-    const tti = await page.waitForFunction(
-      () => {
+    await page.addInitScript(() => {
+      if (!window.location.search.includes("bench-tti")) return;
+      const isInteractive = () => {
         const composer = document.querySelector<HTMLTextAreaElement>("#composer");
         const chip = document.querySelector("[data-testid=tools-summary]")?.textContent ?? "";
         const messages = document.querySelectorAll("[data-testid=user-message]").length;
-        return composer && !composer.disabled && chip.startsWith("10 connectors") && messages >= 100
-          ? performance.now()
-          : false;
-      },
-      undefined,
-      { polling: "raf", timeout: 60_000 },
-    );
+        // Server-rendered HTML shows all of it before the scripts ran: interactive means React has
+        // taken the composer over too (hydration set its props on the element).
+        const isHydrated = !!composer && Object.keys(composer).some((key) => key.startsWith("__reactProps$"));
+        return !!composer && !composer.disabled && isHydrated && chip.startsWith("10 connectors") && messages >= 100;
+      };
+      const poll = () => {
+        if (isInteractive()) (window as unknown as { __interactiveAt: number }).__interactiveAt = performance.now();
+        else requestAnimationFrame(poll);
+      };
+      requestAnimationFrame(poll);
+    });
+    const loads: number[] = [];
+    let js = { transfer: 0, decoded: 0 };
+    for (let load = 0; load < TTI_LOADS; load++) {
+      await page.goto(`/s/${sessionId}?bench-tti=${load}`);
+      const tti = await page.waitForFunction(
+        () => (window as unknown as { __interactiveAt?: number }).__interactiveAt ?? false,
+        undefined,
+        { timeout: 60_000 },
+      );
+      loads.push((await tti.jsonValue()) as number);
+      // Every script of the page, those it loads after it is interactive included.
+      if (load === 0) js = await page.waitForTimeout(1_000).then(() => scriptSizes(page));
+    }
+    loads.sort((a, b) => a - b);
     row(
-      "time to interactive, 200 messages + 500 tools",
-      `${Math.round((await tti.jsonValue()) as number)} ms`,
-      "< 300 ms",
-    );
-
-    const js = await page.evaluate(() =>
-      performance
-        .getEntriesByType("resource")
-        .filter(
-          (entry) => (entry as PerformanceResourceTiming).initiatorType === "script" || entry.name.endsWith(".js"),
-        )
-        .reduce(
-          (sum, entry) => {
-            const timing = entry as PerformanceResourceTiming;
-            return { transfer: sum.transfer + timing.encodedBodySize, decoded: sum.decoded + timing.decodedBodySize };
-          },
-          { transfer: 0, decoded: 0 },
-        ),
+      `time to interactive, 200 messages + 500 tools (median of ${TTI_LOADS})`,
+      `${Math.round(loads[Math.floor(TTI_LOADS / 2)]!)} ms`,
+      `< 300 ms   (${loads.map(Math.round).join(", ")})`,
     );
     row(
       "JS shipped to the chat page (compressed / decoded)",
