@@ -173,7 +173,7 @@ export async function runTtftBench(options: BenchOptions): Promise<void> {
     );
     printNotes([
       `between startTurn and its model request a turn makes ${queries} database calls (pool checkouts), one after another.`,
-      "Patchbay's figure includes persisting the user message, the turn and their events, and publishing the first delta (at once; later ones every 16 ms).",
+      "Patchbay's figure includes persisting the user message, the turn and their events, and publishing the first delta (at once, as is every later one unless the previous batch left less than 16 ms before).",
       "streamed: words 10 ms apart (3 SSE events precede the first delta on both paths); burst: the whole reply in one write.",
       "the direct request carries no system prompt or tools; Patchbay's carries a system prompt and the built-in tool.",
       "with n = 50 a p99 is the slowest sample, so 'added' at p99 is a difference of two outliers (it can even come out negative on a busy machine).",
