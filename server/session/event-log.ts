@@ -28,7 +28,7 @@ import type { SessionEventDto, SessionEventType } from "./event-types.ts";
 export type EventInput = {
   type: SessionEventType;
   data: Record<string, unknown>;
-  /** The event's turn, when it is not the batch's (a restart announces the old turn's end beside the new one's start). */
+  /** The event's turn when it is not the batch's (a restart appends the old turn's end with the new one's start). */
   turnId?: string;
 };
 
@@ -89,9 +89,8 @@ export function publishHere(sessionId: string, events: SessionEventDto[]): void 
 /**
  * The CTE `appended`, for a statement that writes other rows in the same breath: it appends the
  * jsonb array `events` ([{ type, data, turnId? }], in order) for `sessionId` / `turnId` (an event's
- * own turnId wins). The arguments are
- * SQL expressions (parameter references such as "$3::jsonb"), never data. The statement selects
- * appendedColumns(...) and hands its row to deliverAppended.
+ * own turnId wins). The arguments are SQL expressions (parameter references such as "$3::jsonb"),
+ * never data. The statement selects appendedColumns(...) and hands its row to deliverAppended.
  */
 export function appendEventsCtes(sql: { sessionId: string; turnId: string; events: string }): string {
   return `appended AS (

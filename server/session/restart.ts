@@ -3,8 +3,9 @@
 // becomes `superseded` (the owning instance stops it on the notification), its pending approvals
 // expire, the new turn's row is created, and the old turn is settled and, for apply now, cut back to
 // its last consistent point (kept-rounds.ts, cut-back.ts). The old turn's row is updated by the
-// transaction's first statement, before the cut reads anything: that row lock makes a tool message the old run is about to append wait for this transaction, and then
-// not be written (transcript.ts, appendTurnToolMessage), so the cut sees every stored round.
+// transaction's first statement, before the cut reads anything: that row lock makes a tool message
+// the old run is about to append wait for this transaction, and then not be written (transcript.ts,
+// appendTurnToolMessage), so the cut sees every stored round.
 // Nothing is appended here: the old turn's events (its settled calls, then `turn.finished`) and the
 // new turn's (its kept copies) are returned for the caller to append around the new turn's
 // `turn.started`, in one statement.
@@ -35,8 +36,10 @@ export type RestartWrite = {
 /**
  * The supersede's writes, in ONE statement (they were six round trips): the old turn's row first
  * (only if it is the chat's latest turn), then the session's slot (only if free or the old turn's),
- * the old turn's pending approvals and questions, and the new turn's row. Nothing past the old
- * turn's row is written unless its step matched; the caller reads which one failed.
+ * the old turn's pending approvals and questions (as expirePendingApprovals / expirePendingQuestions
+ * do elsewhere), and the new turn's row. Nothing past the old turn's row is written unless its step
+ * matched; the caller reads which one failed. (Data-modifying CTEs run whether or not the final
+ * SELECT reads them.)
  */
 const SUPERSEDE = `WITH latest AS (
     SELECT "id", "status"::text AS "status" FROM "Turn" WHERE "sessionId" = $2::text ORDER BY "startedAt" DESC LIMIT 1
@@ -54,21 +57,17 @@ const SUPERSEDE = `WITH latest AS (
   ), approvals AS (
     UPDATE "ToolApproval" SET "status" = 'expired'::"ToolApprovalStatus", "decidedAt" = ${NOW}
     WHERE "turnId" = $1::text AND "status" = 'pending'::"ToolApprovalStatus" AND EXISTS (SELECT 1 FROM swapped)
-    RETURNING 1
   ), questions AS (
     UPDATE "FollowupQuestion" SET "status" = 'expired'::"FollowupQuestionStatus"
     WHERE "turnId" = $1::text AND "status" = 'pending'::"FollowupQuestionStatus" AND EXISTS (SELECT 1 FROM swapped)
-    RETURNING 1
   ), created AS (
     INSERT INTO "Turn" ("id", "sessionId", "userMessageId", "historySeq", "provider", "model", "providerAccountId",
       "restartOfId", "leaseOwner", "leaseExpiresAt", "startedAt")
     SELECT $3::text, $2::text, $4::text, $5::int, $6::text, $7::text, $8::text, $1::text, $9::text,
       $10::timestamptz AT TIME ZONE 'UTC', ${NOW}
     FROM swapped
-    RETURNING "id"
   )
-  SELECT (SELECT count(*) FROM old)::int AS "isLatest", (SELECT count(*) FROM swapped)::int AS "isSwapped",
-    ((SELECT count(*) FROM approvals) + (SELECT count(*) FROM questions) + (SELECT count(*) FROM created))::int AS "written"`;
+  SELECT (SELECT count(*) FROM old)::int AS "isLatest", (SELECT count(*) FROM swapped)::int AS "isSwapped"`;
 
 export async function supersedeForRestart(db: Db, write: RestartWrite): Promise<SettledTurn> {
   const { old, newTurn } = write;

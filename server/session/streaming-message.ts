@@ -16,8 +16,8 @@ const DEFAULT_FLUSH_MS = 16;
  * Publishes and persists the draft. A delta goes out at once when the last batch left at least
  * flushIntervalMs ago (so the first one, and every one of a stream slower than that, is not held
  * back), else with the batch that leaves flushIntervalMs after the last; a tool call at once, with
- * the deltas before it. Each batch is numbered from the turn's reservation `ids` (event-ids.ts), published to this
- * process's subscribers at once (event-log.ts, publishHere) and queued to be stored behind: the
+ * the deltas before it. Each batch is numbered from the turn's reservation `ids` (event-ids.ts),
+ * published to this process's subscribers at once (event-log.ts, publishHere) and queued to be stored behind: the
  * message's parts and the events that brought it there in one statement (delta-queue.ts), so a
  * history read holds exactly the content of the events up to its lastEventId. The parts are
  * serialised when the batch is taken, so the draft may grow meanwhile. Publishing starts once
