@@ -91,6 +91,20 @@ function follow(sessionId: string) {
   return { received, stop: () => (controller.abort(), done) };
 }
 
+/** A writer of the request's message, as the turn runner makes one, on a reservation of `reserved`. */
+function writerFor(started: Awaited<ReturnType<typeof startedRequest>>, flushIntervalMs: number) {
+  const { turn, messageId, reserved } = started;
+  const deps = { db: database.db, flushIntervalMs } as TurnDeps;
+  const draft = new AssistantDraft("anthropic", { revision: 1, tools: [] });
+  const reservation = new EventIdReservation(streamPoolOf(database.db), turn.sessionId, reserved);
+  const writer = createWriter(deps, turn, messageId, draft, new AbortController().signal, {
+    ids: reservation,
+    published: Promise.resolve(),
+    stored: Promise.resolve(),
+  });
+  return { draft, writer };
+}
+
 describe("in-memory fan-out of streamed deltas", () => {
   it("reserves ids above the request's own events, ascending", async () => {
     const { turn, reserved } = await startedRequest(5);
@@ -101,7 +115,8 @@ describe("in-memory fan-out of streamed deltas", () => {
   });
 
   it("publishes deltas before they are stored, stores them with the same ids, and each reaches a follower once", async () => {
-    const { turn, messageId, reserved } = await startedRequest(3); // few: the writer must refill
+    const started = await startedRequest(3); // few: the writer must refill
+    const { turn, messageId } = started;
     const follower = follow(turn.sessionId);
     await waitUntil(() => follower.received.some((event) => event.type === "message.created"));
     // Another connection holds the message row: the deltas statement waits, the followers do not.
@@ -109,14 +124,7 @@ describe("in-memory fan-out of streamed deltas", () => {
     await blocker.connect();
     await blocker.query("BEGIN");
     await blocker.query(`SELECT id FROM "Message" WHERE id = $1 FOR UPDATE`, [messageId]);
-    const deps = { db: database.db, flushIntervalMs: 5 } as TurnDeps;
-    const draft = new AssistantDraft("anthropic", { revision: 1, tools: [] });
-    const reservation = new EventIdReservation(streamPoolOf(database.db), turn.sessionId, reserved);
-    const writer = createWriter(deps, turn, messageId, draft, new AbortController().signal, {
-      ids: reservation,
-      published: Promise.resolve(),
-      stored: Promise.resolve(),
-    });
+    const { draft, writer } = writerFor(started, 5);
     const words = Array.from({ length: 8 }, (_, at) => `w${at} `);
     for (const word of words) {
       draft.apply({ type: "text-delta", text: word });
@@ -149,17 +157,10 @@ describe("in-memory fan-out of streamed deltas", () => {
   });
 
   it("batches only deltas that come faster than the flush interval: a slower stream's are not held back", async () => {
-    const { turn, messageId, reserved } = await startedRequest(20);
-    const follower = follow(turn.sessionId);
+    const started = await startedRequest(20);
+    const follower = follow(started.turn.sessionId);
     await waitUntil(() => follower.received.some((event) => event.type === "message.created"));
-    const deps = { db: database.db, flushIntervalMs: 1_000 } as TurnDeps;
-    const draft = new AssistantDraft("anthropic", { revision: 1, tools: [] });
-    const reservation = new EventIdReservation(streamPoolOf(database.db), turn.sessionId, reserved);
-    const writer = createWriter(deps, turn, messageId, draft, new AbortController().signal, {
-      ids: reservation,
-      published: Promise.resolve(),
-      stored: Promise.resolve(),
-    });
+    const { draft, writer } = writerFor(started, 1_000);
     const deltas = () => follower.received.filter((event) => event.type === "text.delta");
     // Slower than the interval: each delta is its own event, out long before the interval would end.
     for (const [at, word] of ["slow0 ", "slow1 "].entries()) {
