@@ -5,6 +5,7 @@
 // script's chunks it held, and checks the received text against the script chunk by chunk.
 import { performance } from "node:perf_hooks";
 
+import { createSseParser } from "../components/chat/sse-parser.ts";
 import type { BenchBrowser } from "./http-app.ts";
 import { sessionChunks, sessionPrompt } from "./slow-reply.ts";
 
@@ -20,27 +21,19 @@ export type StreamRun = {
 
 const CHUNK = /s\d{4}c\d{4} /g;
 
-/** Splits an SSE byte stream into events (their `data:` payloads), calling `onEvent` as each completes. */
+/** Reads an SSE byte stream with the chat view's parser, giving each frame's data to `onEvent` until it says stop. */
 async function readSse(body: ReadableStream<Uint8Array>, onEvent: (data: string) => boolean): Promise<void> {
   const decoder = new TextDecoder();
-  let buffer = "";
+  let isDone = false;
+  const parser = createSseParser((frame) => {
+    if (!isDone) isDone = onEvent(frame.data);
+  });
   const reader = body.getReader();
   try {
-    for (;;) {
+    while (!isDone) {
       const { value, done } = await reader.read();
       if (done) return;
-      buffer += decoder.decode(value, { stream: true });
-      let end;
-      while ((end = buffer.indexOf("\n\n")) !== -1) {
-        const frame = buffer.slice(0, end);
-        buffer = buffer.slice(end + 2);
-        const data = frame
-          .split("\n")
-          .filter((line) => line.startsWith("data:"))
-          .map((line) => line.slice(5).trimStart())
-          .join("\n");
-        if (data && onEvent(data)) return;
-      }
+      parser.push(decoder.decode(value, { stream: true }));
     }
   } finally {
     await reader.cancel().catch(() => undefined);
