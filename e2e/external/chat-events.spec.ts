@@ -17,6 +17,12 @@ async function cookieOf(page: Page): Promise<string> {
   return cookies.map((cookie) => `${cookie.name}=${cookie.value}`).join("; ");
 }
 
+/** A new chat of the signed-in `page`: its id and the cookie that reads its stream. */
+async function newChat(page: Page, title: string): Promise<{ sessionId: string; cookie: string }> {
+  const created = await trpcMutation(page.request, "session.create", { title });
+  return { sessionId: (created.data as { id: string }).id, cookie: await cookieOf(page) };
+}
+
 function eventsUrl(sessionId: string, query = ""): string {
   return `${EXTERNAL_APP_URL}/api/chats/${encodeURIComponent(sessionId)}/events${query}`;
 }
@@ -69,11 +75,8 @@ async function expectRefusal(response: Response, status: number, code: string, w
 test("refusals: signed out 401, someone else's chat and an unknown one the same 404, a bad cursor 400", async ({
   openAs,
 }) => {
-  const alice = await openAs(ALICE);
-  const created = await trpcMutation(alice.request, "session.create", { title: "Alice's stream" });
-  const sessionId = (created.data as { id: string }).id;
-  const bob = await openAs(BOB);
-  const [aliceCookie, bobCookie] = [await cookieOf(alice), await cookieOf(bob)];
+  const { sessionId, cookie: aliceCookie } = await newChat(await openAs(ALICE), "Alice's stream");
+  const bobCookie = await cookieOf(await openAs(BOB));
 
   await expectRefusal(await fetch(eventsUrl(sessionId)), 401, "unauthorized:auth", "You need to sign in first.");
   const bobsAnswers = [
@@ -110,9 +113,7 @@ test("an open stream, read again after any event id, gives exactly the events af
   request,
 }) => {
   const alice = await openAs(ALICE);
-  const created = await trpcMutation(alice.request, "session.create", { title: "Resume me" });
-  const sessionId = (created.data as { id: string }).id;
-  const cookie = await cookieOf(alice);
+  const { sessionId, cookie } = await newChat(alice, "Resume me");
   const text = Array.from({ length: 30 }, (_, index) => `word${index}`).join(" ");
   await scriptFakeReply(request, "anthropic", {
     forMessage: "stream thirty words",
