@@ -74,15 +74,16 @@ export class McpRegistry implements ToolSource {
     this.connectorLists = new ConnectorLists(options, stores, (key) => void this.rebuildForConnector(key, "health"));
   }
 
-  /** The latest snapshot; the first call for a session builds revision 1. */
+  /**
+   * The latest snapshot; the first call for a session builds revision 1 and returns it (or the
+   * revision another build made first) without reading the latest revision again.
+   */
   async snapshot(sessionId: string): Promise<RegistrySnapshot> {
     const revision = await readLatestRevision(this.options.db, sessionId);
     if (revision === null) throw new ToolError("unknown_tool", "This chat no longer exists.");
-    if (revision === 0) {
-      await this.queueBuild(sessionId, "initial", { onlyIfUnbuilt: true });
-      return this.snapshot(sessionId);
-    }
-    return this.snapshotAt(sessionId, revision);
+    if (revision > 0) return this.snapshotAt(sessionId, revision);
+    const built = await this.queueBuild(sessionId, "initial", { onlyIfUnbuilt: true });
+    return built > 0 ? this.snapshotAt(sessionId, built) : this.snapshot(sessionId);
   }
 
   /** One stored revision, whichever instance built it; immutable, so read once and then kept. */
