@@ -30,14 +30,35 @@ export type RunningApp = {
   stop(): Promise<void>;
 };
 
-/** A user with a chat and a signed-in cookie for it (what a browser holds after sign-in). */
-export async function createBrowser(database: TestDatabase, name: string): Promise<BenchBrowser> {
-  const { db } = database;
+/**
+ * A signed-in user who has opened a new chat, as a browser has by the time it sends: the user and
+ * its Auth.js session are made directly (the database strategy's rows and cookie), the chat through
+ * the API the chat view uses (`session.create`, then `tools.state`, which the chat page asks for as
+ * it opens and which builds the chat's first tool revision).
+ */
+export async function createBrowser(app: RunningApp, name: string): Promise<BenchBrowser> {
+  const { db } = app.database;
   const user = await db.user.create({ data: { name, email: `${name}-${randomBytes(4).toString("hex")}@bench.test` } });
-  const chat = await db.chatSession.create({ data: { ownerId: user.id, title: "New chat" } });
   const sessionToken = randomBytes(24).toString("hex");
   await db.session.create({ data: { sessionToken, userId: user.id, expires: new Date(Date.now() + 86_400_000) } });
-  return { userId: user.id, sessionId: chat.id, cookie: `authjs.session-token=${sessionToken}` };
+  const cookie = `authjs.session-token=${sessionToken}`;
+  const chat = await trpc<{ id: string }>(app.url, cookie, "session.create", undefined);
+  await trpc(app.url, cookie, "tools.state", { sessionId: chat.id });
+  return { userId: user.id, sessionId: chat.id, cookie };
+}
+
+/** One tRPC call as the chat view makes it (a mutation when `input` is undefined, else a query). */
+async function trpc<T>(url: string, cookie: string, path: string, input: unknown): Promise<T> {
+  const headers = { cookie, "content-type": "application/json", "sec-fetch-site": "same-origin" };
+  const response =
+    input === undefined
+      ? await fetch(`${url}/api/trpc/${path}`, { method: "POST", headers, body: JSON.stringify({}) })
+      : await fetch(`${url}/api/trpc/${path}?input=${encodeURIComponent(JSON.stringify({ json: input }))}`, {
+          headers,
+        });
+  const body = (await response.json()) as { result?: { data: { json: T } } };
+  if (!response.ok || !body.result) throw new Error(`${path} answered ${response.status}: ${JSON.stringify(body)}`);
+  return body.result.data.json;
 }
 
 function appEnv(fake: RunningFake, databaseUrl: string, port: number, workers: number): Record<string, string> {

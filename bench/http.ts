@@ -62,7 +62,7 @@ async function measurePatchbay(fake: RunningFake, options: BenchOptions, workers
   const stream = { chunks: options.chunks, timeoutMs: options.timeoutMs };
   try {
     const browsers = await Promise.all(
-      Array.from({ length: options.httpSamples + 2 }, (_, index) => createBrowser(app.database, `single${index}`)),
+      Array.from({ length: options.httpSamples + 2 }, (_, index) => createBrowser(app, `single${index}`)),
     );
     // Warm-up: the first requests compile routes and open connections, which a running server has done.
     for (const browser of browsers.slice(0, 2)) await streamThroughPatchbay(app.url, browser, 0, stream);
@@ -73,7 +73,7 @@ async function measurePatchbay(fake: RunningFake, options: BenchOptions, workers
     for (const count of options.httpLevels) {
       console.log(`  http: ${count} streams at once…`);
       const users = await Promise.all(
-        Array.from({ length: count }, (_, index) => createBrowser(app.database, `l${count}u${index}`)),
+        Array.from({ length: count }, (_, index) => createBrowser(app, `l${count}u${index}`)),
       );
       levels.push(
         await measureLevel(

@@ -20,6 +20,8 @@ export type StreamRun = {
 };
 
 const CHUNK = /s\d{4}c\d{4} /g;
+/** The model a new chat's picker shows in the bench app (the server's Anthropic key, its first model). */
+const BENCH_CHOICE = { provider: "anthropic", model: "claude-sonnet-4-5", accountId: null };
 
 /** Reads an SSE byte stream with the chat view's parser, giving each frame's data to `onEvent` until it says stop. */
 async function readSse(body: ReadableStream<Uint8Array>, onEvent: (data: string) => boolean): Promise<void> {
@@ -80,7 +82,10 @@ export async function streamThroughPatchbay(
     const sent = fetch(`${url}/api/trpc/chat.send`, {
       method: "POST",
       headers: { cookie: browser.cookie, "content-type": "application/json", "sec-fetch-site": "same-origin" },
-      body: JSON.stringify({ json: { sessionId: browser.sessionId, text: sessionPrompt(index) } }),
+      // The chat view always sends the model its picker shows: here the first one the server offers.
+      body: JSON.stringify({
+        json: { sessionId: browser.sessionId, text: sessionPrompt(index), choice: BENCH_CHOICE },
+      }),
       signal: abort.signal,
     }).then(async (response) => {
       if (!response.ok) throw new Error(`chat.send answered ${response.status}: ${await response.text()}`);
