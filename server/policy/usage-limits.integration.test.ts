@@ -78,6 +78,19 @@ describe("usage on the server's keys", () => {
     expect(summary.resetsAt.toISOString()).toMatch(/T00:00:00\.000Z$/);
   });
 
+  it("records requests and their tokens when no limit is set, for the chat's owner, inside today's window", async () => {
+    const limits = { requestsPerMinute: null, tokensPerDay: null };
+    const manager = managerWith(limits);
+    const { userId, sessionId } = await createUserWithSession(database.db, "Unlimited");
+    fake.script("anthropic", usage(7, 5));
+    const turn = await manager.startTurn(userId, sessionId, "free", server());
+    expect((await waitForTurnEnd(database.db, turn.turnId)).status).toBe("completed");
+    await expect.poll(async () => (await readUsage(database.db, userId, limits)).today.tokens).toBe(12);
+    const [row] = await database.db.usageRequest.findMany({ where: { userId } });
+    expect(row).toMatchObject({ provider: "anthropic", model: "claude-sonnet-4-5", inputTokens: 7, outputTokens: 5 });
+    expect(Math.abs(row!.startedAt.getTime() - Date.now())).toBeLessThan(60_000); // stored in UTC, as Prisma writes it
+  });
+
   it("refuses a new request over the day's tokens with a 429 in words, and stores nothing", async () => {
     const limits = { requestsPerMinute: null, tokensPerDay: 100 };
     const manager = managerWith(limits);

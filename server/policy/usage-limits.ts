@@ -9,7 +9,9 @@
 // row per request, its tokens filled in when its stream ends). The rows belong to the user, not to a
 // chat: deleting chats gives no allowance back. A user's own accounts (API keys, endpoints,
 // subscriptions) are theirs to spend: neither limited nor recorded here.
-import type { Db } from "../db/client.ts";
+import { randomUUID } from "node:crypto";
+
+import { poolOf, type Db } from "../db/client.ts";
 import { AppError } from "../errors.ts";
 
 export type UsageLimits = { requestsPerMinute: number | null; tokensPerDay: number | null };
@@ -112,13 +114,30 @@ export async function assertWithinLimits(
   }
 }
 
-/** Records the start of one model request on a server key; the answer is its row id. */
-export async function recordRequestStart(db: Db, userId: string, provider: string, model: string): Promise<string> {
-  const row = await db.usageRequest.create({ data: { userId, provider, model }, select: { id: true } });
-  return row.id;
+/**
+ * Records the start of one model request on a server key, for the owner of chat `sessionId` (read
+ * in the same statement: a request's hot path makes one round trip here, in raw SQL); the answer
+ * is its row id, or null when the chat is gone (nothing recorded).
+ */
+export async function recordRequestStart(
+  db: Db,
+  request: { sessionId: string; provider: string; model: string },
+): Promise<string | null> {
+  const { rows } = await poolOf(db).query<{ id: string }>(
+    `INSERT INTO "UsageRequest" ("id", "userId", "provider", "model", "startedAt")
+    SELECT $1::text, s."ownerId", $3::text, $4::text, now() AT TIME ZONE 'UTC'
+    FROM "ChatSession" s WHERE s."id" = $2::text
+    RETURNING "id"`,
+    [randomUUID(), request.sessionId, request.provider, request.model],
+  );
+  return rows[0]?.id ?? null;
 }
 
 /** Adds the request's token counts once its stream has ended. */
 export async function recordRequestTokens(db: Db, id: string, inputTokens: number, outputTokens: number) {
-  await db.usageRequest.updateMany({ where: { id }, data: { inputTokens, outputTokens } });
+  await poolOf(db).query(`UPDATE "UsageRequest" SET "inputTokens" = $2, "outputTokens" = $3 WHERE "id" = $1`, [
+    id,
+    inputTokens,
+    outputTokens,
+  ]);
 }

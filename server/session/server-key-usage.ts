@@ -24,16 +24,24 @@ export async function authorizeChoice(db: Db, ownerId: string, model: TurnModel,
   if (model.accountId === null) await assertWithinLimits(db, ownerId, rules.usageLimits, { startsTurn: true });
 }
 
-/** The resolver's hook for a request on a server key: checks the day's tokens, records the request. */
+/**
+ * The resolver's hook for a request on a server key: checks the day's tokens (only when that limit
+ * is set: it reads the chat's owner first), records the request. The request does not wait for its
+ * usage row: it is written while the model thinks, and the tokens are added to it once it exists
+ * (a failed write is logged by the sink's caller).
+ */
 export function serverKeyUsage(db: Db, limits: UsageLimits): (target: ModelTarget) => Promise<UsageSink> {
   return async (target) => {
-    const session = await db.chatSession.findUnique({ where: { id: target.sessionId }, select: { ownerId: true } });
-    if (!session) throw new AppError("not_found:session");
-    await assertWithinLimits(db, session.ownerId, limits, { startsTurn: false });
-    // The request does not wait for its usage row: it is written while the model thinks, and the
-    // tokens are added to it once it exists (a failed write is logged by the sink's caller).
-    const recorded = recordRequestStart(db, session.ownerId, target.provider, target.model);
+    if (limits.tokensPerDay !== null) {
+      const session = await db.chatSession.findUnique({ where: { id: target.sessionId }, select: { ownerId: true } });
+      if (!session) throw new AppError("not_found:session");
+      await assertWithinLimits(db, session.ownerId, limits, { startsTurn: false });
+    }
+    const recorded = recordRequestStart(db, target);
     recorded.catch(() => undefined); // seen again, and reported, when the sink awaits it
-    return async (usage) => recordRequestTokens(db, await recorded, usage.inputTokens, usage.outputTokens);
+    return async (usage) => {
+      const id = await recorded;
+      if (id !== null) await recordRequestTokens(db, id, usage.inputTokens, usage.outputTokens);
+    };
   };
 }
