@@ -44,7 +44,11 @@ export type SourceTool = ToolSpec & { policy?: ExposedPolicy; readOnly?: true; c
 export type SourceSnapshot = { revision: number; tools: SourceTool[] };
 
 export interface ToolSource {
-  snapshot(sessionId: string): Promise<SourceSnapshot>;
+  /**
+   * The session's latest snapshot. `latestRevision`: the latest revision as the caller has just read
+   * it in a statement of its own (0: none built yet), which the source may take instead of reading it.
+   */
+  snapshot(sessionId: string, latestRevision?: number): Promise<SourceSnapshot>;
   call(sessionId: string, request: ToolCallRequest, signal: AbortSignal): Promise<ToolOutcome>;
 }
 

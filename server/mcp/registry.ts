@@ -75,11 +75,12 @@ export class McpRegistry implements ToolSource {
   }
 
   /**
-   * The latest snapshot; the first call for a session builds revision 1 and returns it (or the
-   * revision another build made first) without reading the latest revision again.
+   * The latest snapshot (`latestRevision`: that revision, when the caller just read it); the first
+   * call for a session builds revision 1 and returns it (or the revision another build made first)
+   * without reading the latest revision again.
    */
-  async snapshot(sessionId: string): Promise<RegistrySnapshot> {
-    const revision = await readLatestRevision(this.options.db, sessionId);
+  async snapshot(sessionId: string, latestRevision?: number): Promise<RegistrySnapshot> {
+    const revision = latestRevision ?? (await readLatestRevision(this.options.db, sessionId));
     if (revision === null) throw new ToolError("unknown_tool", "This chat no longer exists.");
     if (revision > 0) return this.snapshotAt(sessionId, revision);
     const built = await this.queueBuild(sessionId, "initial", { onlyIfUnbuilt: true });

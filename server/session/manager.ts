@@ -148,7 +148,8 @@ export class SessionManager {
       await getChatSession(db, ownerId, sessionId); // not_found:session when it is not the owner's
       throw new AppError("conflict:turn");
     }
-    this.run({ id: turnId, sessionId, historySeq: started.historySeq, ...model }, started.systemPrompt);
+    const { historySeq, opening } = started;
+    this.run({ id: turnId, sessionId, historySeq, ...model, opening }, started.systemPrompt);
     return { turnId };
   }
 

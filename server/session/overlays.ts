@@ -20,24 +20,34 @@ export type NewOverlay =
   | { kind: "replace"; callId: string; text: string };
 
 /**
+ * SQL for a chat's overlays as one json array, oldest first (`session`: the ChatSession row's alias).
+ * Used by loadOverlays and by the statement that starts a turn (turn-sql.ts), which reads them for
+ * the turn's first request; overlaysFrom turns the array into OverlayDtos.
+ */
+export const overlaysJsonSql = (session: string) =>
+  `COALESCE((SELECT json_agg(json_build_object('id', o."id", 'kind', o."kind", 'messageId', o."messageId",
+      'callId', o."callId", 'text', o."text", 'createdAt', o."createdAt") ORDER BY o."createdAt", o."id")
+    FROM "ContextOverlay" o WHERE o."sessionId" = ${session}."id"), '[]')`;
+
+export function overlaysFrom(json: (OverlayDto & { createdAt: string })[]): OverlayDto[] {
+  // createdAt is a UTC timestamp without a zone (as Prisma writes it).
+  return json.map((o) => ({ ...o, createdAt: new Date(`${o.createdAt}Z`) }));
+}
+
+/**
  * The overlays a request is rendered with and their revision (no owner check: the turn's own chat).
  * Read before every model request, so it is one raw statement on the client's pool (as the other
  * hot-path reads, see transcript.ts), both from one snapshot.
  */
 export async function loadOverlays(db: Db, sessionId: string): Promise<OverlayListDto> {
   const { rows } = await poolOf(db).query<{ revision: number; overlays: (OverlayDto & { createdAt: string })[] }>(
-    `SELECT s."overlayRevision" AS revision,
-      COALESCE((SELECT json_agg(json_build_object('id', o."id", 'kind', o."kind", 'messageId', o."messageId",
-          'callId', o."callId", 'text', o."text", 'createdAt', o."createdAt") ORDER BY o."createdAt", o."id")
-        FROM "ContextOverlay" o WHERE o."sessionId" = s."id"), '[]') AS overlays
+    `SELECT s."overlayRevision" AS revision, ${overlaysJsonSql("s")} AS overlays
     FROM "ChatSession" s WHERE s."id" = $1`,
     [sessionId],
   );
   const row = rows[0];
   if (!row) return { revision: 0, overlays: [] };
-  // createdAt is a UTC timestamp without a zone (as Prisma writes it).
-  const overlays = row.overlays.map((o) => ({ ...o, createdAt: new Date(`${o.createdAt}Z`) }));
-  return { revision: row.revision, overlays };
+  return { revision: row.revision, overlays: overlaysFrom(row.overlays) };
 }
 
 export async function listOverlays(db: Db, ownerId: string, sessionId: string): Promise<OverlayListDto> {

@@ -56,7 +56,7 @@ export async function loadTurnHistory(
   db: Db,
   turn: { id: string; sessionId: string; historySeq: number },
 ): Promise<CanonicalMessage[]> {
-  const { rows } = await poolOf(db).query<MessageRow & { metadata: unknown }>(
+  const { rows } = await poolOf(db).query<HistoryRow>(
     `SELECT m."id", m."role", m."parts", m."turnId", m."metadata"
     FROM "Message" m LEFT JOIN "Turn" t ON t."id" = m."turnId"
     WHERE m."sessionId" = $1
@@ -64,6 +64,14 @@ export async function loadTurnHistory(
     ORDER BY m."seq"`,
     [turn.sessionId, turn.historySeq, turn.id],
   );
+  return historyFrom(rows);
+}
+
+/** A stored message as the history reads it (also as json, from the statement that starts a turn). */
+export type HistoryRow = MessageRow & { metadata: unknown };
+
+/** The messages a model is sent, from stored rows in sequence order (replaced user messages left out). */
+export function historyFrom(rows: HistoryRow[]): CanonicalMessage[] {
   return rows.filter((row) => !isReplacedMessage(row)).map(toCanonicalMessage);
 }
 

@@ -99,12 +99,17 @@ type StepResult = { draft: AssistantDraft; snapshot: SourceSnapshot };
 /** isFinal: the request after the step limit (no tools offered, hidden calls not adopted). */
 type StepMode = { isFinal?: boolean };
 
-/** Reads the history and the current tools, and renders the request (step-limit.ts for the final one). */
+/**
+ * Reads the history and the current tools, and renders the request (step-limit.ts for the final
+ * one). The first request of a turn started by a send takes what the send's statement read with
+ * its claim (turn.opening) instead of reading it again.
+ */
 async function prepareStep(turn: TurnSpec, deps: TurnDeps, index: number, mode: StepMode, signal: AbortSignal) {
+  const opening = index === 0 ? turn.opening : undefined;
   const [history, overlays, snapshot, resolved] = await Promise.all([
-    loadTurnHistory(deps.db, turn),
-    loadOverlays(deps.db, turn.sessionId),
-    deps.tools.snapshot(turn.sessionId),
+    opening?.history ?? loadTurnHistory(deps.db, turn),
+    opening?.overlays ?? loadOverlays(deps.db, turn.sessionId),
+    deps.tools.snapshot(turn.sessionId, opening?.toolsRevision),
     deps.resolveModel(
       { provider: turn.provider, model: turn.model, accountId: turn.accountId, sessionId: turn.sessionId },
       signal,

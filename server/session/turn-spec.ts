@@ -3,9 +3,10 @@
 // Shared by the turn runner and the writers it hands them to. Types only.
 import type { ToolSource } from "../core/tool-source.ts";
 import type { Db } from "../db/client.ts";
-import type { ProviderId } from "../core/canonical.ts";
+import type { CanonicalMessage, ProviderId } from "../core/canonical.ts";
 import type { ToolCallLimits } from "../policy/limits.ts";
 import type { ModelResolver } from "../providers/model-resolver.ts";
+import type { OverlayListDto } from "./overlays.ts";
 import type { SubAgentRunner } from "./tool-round.ts";
 
 export type TurnSpec = {
@@ -16,7 +17,12 @@ export type TurnSpec = {
   model: string;
   /** The user's provider account; null: the server-wide configuration. */
   accountId: string | null;
+  /** What the statement that started the turn read for its first model request (else it reads them). */
+  opening?: TurnOpening;
 };
+
+/** The first request's inputs, read with the turn's claim (turn-sql.ts): one snapshot, no further reads. */
+export type TurnOpening = { history: CanonicalMessage[]; overlays: OverlayListDto; toolsRevision: number };
 
 export type TurnDeps = {
   db: Db;

@@ -10,6 +10,9 @@ import { randomUUID } from "node:crypto";
 import { poolOf, type Db } from "../db/client.ts";
 import { DEFAULT_SESSION_TITLE } from "../db/chat-sessions.ts";
 import { appendedColumns, appendEventsCtes, deliverAppended, type AppendedRow, type EventInput } from "./event-log.ts";
+import { overlaysFrom, overlaysJsonSql, type OverlayDto } from "./overlays.ts";
+import { historyFrom, type HistoryRow } from "./transcript.ts";
+import type { TurnOpening } from "./turn-spec.ts";
 
 export const NOW = `now() AT TIME ZONE 'UTC'`;
 export const NEXT_SEQ = (session: string) =>
@@ -17,13 +20,22 @@ export const NEXT_SEQ = (session: string) =>
 
 export const newRowId = (): string => randomUUID();
 
-export type StartedTurn = { title: string; historySeq: number; userMessageId: string; systemPrompt: string | null };
+export type StartedTurn = {
+  title: string;
+  historySeq: number;
+  userMessageId: string;
+  systemPrompt: string | null;
+  opening: TurnOpening;
+};
 
 /**
  * Claims the session for a new turn (only if the owner's session has no active turn), records the
  * model choice and, on a "New chat", the title from `title`; appends the user message and the turn
  * (leased to `leaseOwner` until `leaseExpiresAt`); and appends `user.message` + `turn.started`.
- * Null, with nothing written, when the session is not the owner's or another turn holds it.
+ * It also reads, in the same snapshot, what the turn's first model request needs (`opening`: the
+ * history the model is sent, as loadTurnHistory reads it, the overlays and the tool revision), so
+ * that request makes no read of its own. Null, with nothing written, when the session is not the
+ * owner's or another turn holds it.
  */
 export async function startTurnRows(
   db: Db,
@@ -42,15 +54,19 @@ export async function startTurnRows(
 ): Promise<StartedTurn | null> {
   const userMessageId = newRowId();
   const started = { turnId: turn.id, provider: turn.provider, model: turn.model, userMessageId, restartOf: null };
-  const { rows } = await poolOf(db).query<
-    AppendedRow & { title: string; historySeq: number; systemPrompt: string | null }
-  >(
+  const { rows } = await poolOf(db).query<AppendedRow & StartedRow>(
     `WITH claimed AS (
       UPDATE "ChatSession" SET "activeTurnId" = $1::text, "provider" = $4::text, "model" = $5::text,
         "providerAccountId" = $6::text, "updatedAt" = ${NOW},
         "title" = CASE WHEN "title" = '${DEFAULT_SESSION_TITLE}' THEN $7::text ELSE "title" END
       WHERE id = $2::text AND "ownerId" = $3::text AND "activeTurnId" IS NULL
-      RETURNING "title", "personaId"
+      RETURNING "id", "title", "personaId", "toolsRevision", "overlayRevision"
+    ), prior AS (
+      SELECT COALESCE(json_agg(json_build_object('id', m."id", 'role', m."role", 'parts', m."parts",
+          'turnId', m."turnId", 'metadata', m."metadata") ORDER BY m."seq"), '[]') AS "rows"
+      FROM "Message" m LEFT JOIN "Turn" t ON t."id" = m."turnId"
+      WHERE m."sessionId" = $2::text AND (m."turnId" IS NULL OR t."status" <> 'superseded')
+        AND EXISTS (SELECT 1 FROM claimed)
     ), message AS (
       INSERT INTO "Message" ("id", "sessionId", "seq", "role", "parts", "createdAt", "updatedAt")
       SELECT $8::text, $2::text, ${NEXT_SEQ("$2::text")}, 'user'::"MessageRole", $9::jsonb, ${NOW}, ${NOW}
@@ -72,8 +88,10 @@ export async function startTurnRows(
           jsonb_build_object('type', 'turn.started', 'data', $13::jsonb)) FROM claimed)`,
     })}
     SELECT claimed."title", message.seq AS "historySeq", persona."systemPrompt",
-      (SELECT count(*) FROM turn) AS turns, ${appendedColumns("$2::text")}
-    FROM claimed CROSS JOIN message LEFT JOIN "Persona" persona ON persona.id = claimed."personaId"`,
+      claimed."toolsRevision", claimed."overlayRevision", ${overlaysJsonSql("claimed")} AS overlays,
+      prior."rows" AS "priorMessages", (SELECT count(*) FROM turn) AS turns, ${appendedColumns("$2::text")}
+    FROM claimed CROSS JOIN message CROSS JOIN prior
+      LEFT JOIN "Persona" persona ON persona.id = claimed."personaId"`,
     [
       turn.id,
       turn.sessionId,
@@ -93,8 +111,28 @@ export async function startTurnRows(
   const row = rows[0];
   if (!row) return null;
   deliverAppended(db, turn.sessionId, row);
-  return { title: row.title, historySeq: row.historySeq, systemPrompt: row.systemPrompt, userMessageId };
+  const opening = openingOf(row, { id: userMessageId, role: "user", parts: [{ type: "text", text: turn.text }] });
+  return { title: row.title, historySeq: row.historySeq, systemPrompt: row.systemPrompt, userMessageId, opening };
 }
+
+/** The first request's inputs from the claim's row: the history before the turn, then its user message. */
+function openingOf(row: StartedRow, userMessage: Omit<HistoryRow, "turnId" | "metadata">): TurnOpening {
+  return {
+    history: historyFrom([...row.priorMessages, { ...userMessage, turnId: null, metadata: null }]),
+    overlays: { revision: row.overlayRevision, overlays: overlaysFrom(row.overlays) },
+    toolsRevision: row.toolsRevision,
+  };
+}
+
+type StartedRow = {
+  title: string;
+  historySeq: number;
+  systemPrompt: string | null;
+  toolsRevision: number;
+  overlayRevision: number;
+  overlays: (OverlayDto & { createdAt: string })[];
+  priorMessages: HistoryRow[];
+};
 
 /**
  * The end of a model request: its outcome on the audit row (finish reason, token usage, duration;
