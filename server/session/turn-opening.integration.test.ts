@@ -16,6 +16,7 @@ import {
   type TestEngine,
 } from "../../e2e/support/testbeds/engine.ts";
 import { readLatestRevision } from "../mcp/revision-store.ts";
+import { RESERVED_IDS } from "./event-ids.ts";
 import { addOverlay, loadOverlays } from "./overlays.ts";
 import { loadTurnHistory } from "./transcript.ts";
 import { startTurnRows } from "./turn-sql.ts";
@@ -82,6 +83,12 @@ describe("the opening of a turn", () => {
     for (const left of ["SUPERSEDED-ANSWER", "ORIGINAL-QUESTION", "ORIGINAL-ANSWER"]) expect(said).not.toContain(left);
     expect(opening.history.at(-1)).toMatchObject({ role: "user", parts: [{ type: "text", text: "NEW-QUESTION" }] });
     expect(opening.overlays.overlays.map((overlay) => overlay.text)).toEqual(["PINNED-NOTE"]);
+
+    // Its event ids: a block of the log's sequence, drawn after the claim's own events.
+    const lastStored = await db.sessionEvent.findFirst({ where: { sessionId }, orderBy: { id: "desc" } });
+    const ids = opening.eventIds.map(BigInt);
+    expect(ids).toHaveLength(RESERVED_IDS);
+    expect(ids.every((id, at) => id > lastStored!.id && (at === 0 || id > ids[at - 1]!))).toBe(true);
   });
 
   it("reads nothing and writes nothing when the chat is not the sender's", async () => {

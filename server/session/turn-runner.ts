@@ -42,7 +42,8 @@ export type TurnOutcome = {
 
 export async function runTurn(turn: TurnSpec, deps: TurnDeps, signal: AbortSignal): Promise<TurnOutcome> {
   const usage = { inputTokens: 0, outputTokens: 0 };
-  const ids = new EventIdReservation(streamPoolOf(deps.db), turn.sessionId); // the turn's own event ids
+  // The turn's own event ids; a sent turn's first block was reserved with its claim.
+  const ids = new EventIdReservation(streamPoolOf(deps.db), turn.sessionId, turn.opening?.eventIds);
   let step = 0;
   try {
     for (; step < deps.maxSteps; step++) {

@@ -21,8 +21,16 @@ export type TurnSpec = {
   opening?: TurnOpening;
 };
 
-/** The first request's inputs, read with the turn's claim (turn-sql.ts): one snapshot, no further reads. */
-export type TurnOpening = { history: CanonicalMessage[]; overlays: OverlayListDto; toolsRevision: number };
+/**
+ * The first request's inputs, read with the turn's claim (turn-sql.ts): one snapshot, no further
+ * reads; and the turn's first reserved event ids (event-ids.ts).
+ */
+export type TurnOpening = {
+  history: CanonicalMessage[];
+  overlays: OverlayListDto;
+  toolsRevision: number;
+  eventIds: string[];
+};
 
 export type TurnDeps = {
   db: Db;

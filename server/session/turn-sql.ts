@@ -10,6 +10,7 @@ import { randomUUID } from "node:crypto";
 import { poolOf, type Db } from "../db/client.ts";
 import { DEFAULT_SESSION_TITLE } from "../db/chat-sessions.ts";
 import { appendedColumns, appendEventsCtes, deliverAppended, type AppendedRow, type EventInput } from "./event-log.ts";
+import { nextEventIdsSql, RESERVED_IDS } from "./event-ids.ts";
 import { overlaysFrom, overlaysJsonSql, type OverlayDto } from "./overlays.ts";
 import { historyFrom, type HistoryRow } from "./transcript.ts";
 import type { TurnOpening } from "./turn-spec.ts";
@@ -28,13 +29,57 @@ export type StartedTurn = {
   opening: TurnOpening;
 };
 
+/** The statement of startTurnRows; its parameters are listed there. */
+const START_TURN_SQL = `WITH claimed AS (
+    UPDATE "ChatSession" SET "activeTurnId" = $1::text, "provider" = $4::text, "model" = $5::text,
+      "providerAccountId" = $6::text, "updatedAt" = ${NOW},
+      "title" = CASE WHEN "title" = '${DEFAULT_SESSION_TITLE}' THEN $7::text ELSE "title" END
+    WHERE id = $2::text AND "ownerId" = $3::text AND "activeTurnId" IS NULL
+    RETURNING "id", "title", "personaId", "toolsRevision", "overlayRevision"
+  ), prior AS (
+    SELECT COALESCE(json_agg(json_build_object('id', m."id", 'role', m."role", 'parts', m."parts",
+        'turnId', m."turnId", 'metadata', m."metadata") ORDER BY m."seq"), '[]') AS "rows"
+    FROM "Message" m LEFT JOIN "Turn" t ON t."id" = m."turnId"
+    WHERE m."sessionId" = $2::text AND (m."turnId" IS NULL OR t."status" <> 'superseded')
+      AND EXISTS (SELECT 1 FROM claimed)
+  ), message AS (
+    INSERT INTO "Message" ("id", "sessionId", "seq", "role", "parts", "createdAt", "updatedAt")
+    SELECT $8::text, $2::text, ${NEXT_SEQ("$2::text")}, 'user'::"MessageRole", $9::jsonb, ${NOW}, ${NOW}
+    FROM claimed
+    RETURNING "seq"
+  ), turn AS (
+    INSERT INTO "Turn" ("id", "sessionId", "userMessageId", "historySeq", "provider", "model",
+      "providerAccountId", "leaseOwner", "leaseExpiresAt", "startedAt")
+    SELECT $1::text, $2::text, $8::text, message.seq, $4::text, $5::text, $6::text, $10::text,
+      $11::timestamptz AT TIME ZONE 'UTC', ${NOW}
+    FROM message
+    RETURNING "id"
+  ), ${appendEventsCtes({
+    sessionId: "$2::text",
+    turnId: "$1::text",
+    events: `(SELECT jsonb_build_array(
+        jsonb_build_object('type', 'user.message',
+          'data', jsonb_build_object('messageId', $8::text, 'text', $12::text, 'title', claimed."title")),
+        jsonb_build_object('type', 'turn.started', 'data', $13::jsonb)) FROM claimed)`,
+  })}, reserved AS (
+    SELECT COALESCE(json_agg(r.id::text ORDER BY r.id), '[]') AS ids
+    FROM (${nextEventIdsSql(String(RESERVED_IDS))} WHERE (SELECT count(*) FROM appended) > 0) r
+  )
+  SELECT claimed."title", message.seq AS "historySeq", persona."systemPrompt",
+    claimed."toolsRevision", claimed."overlayRevision", ${overlaysJsonSql("claimed")} AS overlays,
+    prior."rows" AS "priorMessages", reserved.ids AS "eventIds", (SELECT count(*) FROM turn) AS turns,
+    ${appendedColumns("$2::text")}
+  FROM claimed CROSS JOIN message CROSS JOIN prior CROSS JOIN reserved
+    LEFT JOIN "Persona" persona ON persona.id = claimed."personaId"`;
+
 /**
  * Claims the session for a new turn (only if the owner's session has no active turn), records the
  * model choice and, on a "New chat", the title from `title`; appends the user message and the turn
  * (leased to `leaseOwner` until `leaseExpiresAt`); and appends `user.message` + `turn.started`.
  * It also reads, in the same snapshot, what the turn's first model request needs (`opening`: the
- * history the model is sent, as loadTurnHistory reads it, the overlays and the tool revision), so
- * that request makes no read of its own. Null, with nothing written, when the session is not the
+ * history the model is sent, as loadTurnHistory reads it, the overlays and the tool revision) and
+ * reserves the turn's first block of event ids (event-ids.ts; drawn after its own events'), so that
+ * request makes no round trip of its own. Null, with nothing written, when the session is not the
  * owner's or another turn holds it.
  */
 export async function startTurnRows(
@@ -54,60 +99,21 @@ export async function startTurnRows(
 ): Promise<StartedTurn | null> {
   const userMessageId = newRowId();
   const started = { turnId: turn.id, provider: turn.provider, model: turn.model, userMessageId, restartOf: null };
-  const { rows } = await poolOf(db).query<AppendedRow & StartedRow>(
-    `WITH claimed AS (
-      UPDATE "ChatSession" SET "activeTurnId" = $1::text, "provider" = $4::text, "model" = $5::text,
-        "providerAccountId" = $6::text, "updatedAt" = ${NOW},
-        "title" = CASE WHEN "title" = '${DEFAULT_SESSION_TITLE}' THEN $7::text ELSE "title" END
-      WHERE id = $2::text AND "ownerId" = $3::text AND "activeTurnId" IS NULL
-      RETURNING "id", "title", "personaId", "toolsRevision", "overlayRevision"
-    ), prior AS (
-      SELECT COALESCE(json_agg(json_build_object('id', m."id", 'role', m."role", 'parts', m."parts",
-          'turnId', m."turnId", 'metadata', m."metadata") ORDER BY m."seq"), '[]') AS "rows"
-      FROM "Message" m LEFT JOIN "Turn" t ON t."id" = m."turnId"
-      WHERE m."sessionId" = $2::text AND (m."turnId" IS NULL OR t."status" <> 'superseded')
-        AND EXISTS (SELECT 1 FROM claimed)
-    ), message AS (
-      INSERT INTO "Message" ("id", "sessionId", "seq", "role", "parts", "createdAt", "updatedAt")
-      SELECT $8::text, $2::text, ${NEXT_SEQ("$2::text")}, 'user'::"MessageRole", $9::jsonb, ${NOW}, ${NOW}
-      FROM claimed
-      RETURNING "seq"
-    ), turn AS (
-      INSERT INTO "Turn" ("id", "sessionId", "userMessageId", "historySeq", "provider", "model",
-        "providerAccountId", "leaseOwner", "leaseExpiresAt", "startedAt")
-      SELECT $1::text, $2::text, $8::text, message.seq, $4::text, $5::text, $6::text, $10::text,
-        $11::timestamptz AT TIME ZONE 'UTC', ${NOW}
-      FROM message
-      RETURNING "id"
-    ), ${appendEventsCtes({
-      sessionId: "$2::text",
-      turnId: "$1::text",
-      events: `(SELECT jsonb_build_array(
-          jsonb_build_object('type', 'user.message',
-            'data', jsonb_build_object('messageId', $8::text, 'text', $12::text, 'title', claimed."title")),
-          jsonb_build_object('type', 'turn.started', 'data', $13::jsonb)) FROM claimed)`,
-    })}
-    SELECT claimed."title", message.seq AS "historySeq", persona."systemPrompt",
-      claimed."toolsRevision", claimed."overlayRevision", ${overlaysJsonSql("claimed")} AS overlays,
-      prior."rows" AS "priorMessages", (SELECT count(*) FROM turn) AS turns, ${appendedColumns("$2::text")}
-    FROM claimed CROSS JOIN message CROSS JOIN prior
-      LEFT JOIN "Persona" persona ON persona.id = claimed."personaId"`,
-    [
-      turn.id,
-      turn.sessionId,
-      turn.ownerId,
-      turn.provider,
-      turn.model,
-      turn.accountId,
-      turn.title,
-      userMessageId,
-      JSON.stringify([{ type: "text", text: turn.text }]),
-      turn.leaseOwner,
-      turn.leaseExpiresAt,
-      turn.text,
-      JSON.stringify(started),
-    ],
-  );
+  const { rows } = await poolOf(db).query<AppendedRow & StartedRow>(START_TURN_SQL, [
+    turn.id,
+    turn.sessionId,
+    turn.ownerId,
+    turn.provider,
+    turn.model,
+    turn.accountId,
+    turn.title,
+    userMessageId,
+    JSON.stringify([{ type: "text", text: turn.text }]),
+    turn.leaseOwner,
+    turn.leaseExpiresAt,
+    turn.text,
+    JSON.stringify(started),
+  ]);
   const row = rows[0];
   if (!row) return null;
   deliverAppended(db, turn.sessionId, row);
@@ -121,6 +127,7 @@ function openingOf(row: StartedRow, userMessage: Omit<HistoryRow, "turnId" | "me
     history: historyFrom([...row.priorMessages, { ...userMessage, turnId: null, metadata: null }]),
     overlays: { revision: row.overlayRevision, overlays: overlaysFrom(row.overlays) },
     toolsRevision: row.toolsRevision,
+    eventIds: row.eventIds,
   };
 }
 
@@ -132,6 +139,7 @@ type StartedRow = {
   overlayRevision: number;
   overlays: (OverlayDto & { createdAt: string })[];
   priorMessages: HistoryRow[];
+  eventIds: string[];
 };
 
 /**
