@@ -1,12 +1,9 @@
 "use client";
 // The browser's tRPC client and React Query cache, provided to every client component.
 // Components call `useTRPC()` and use the TanStack Query hooks with its query/mutation options.
-// Queries are batched (a page's reads share one request); a mutation is one user action and goes
-// out on its own, unbatched: its POST is sent in the task of the click that made it, not after the
-// batch link's timer (which waits behind whatever rendering the click set off).
 // (A chat's live events are not tRPC: components/chat/chat-event-stream.ts reads their SSE route.)
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
-import { createTRPCClient, httpBatchLink, httpLink, splitLink } from "@trpc/client";
+import { createTRPCClient, httpBatchLink } from "@trpc/client";
 import { createTRPCContext } from "@trpc/tanstack-react-query";
 import { useState, type ReactNode } from "react";
 import superjson from "superjson";
@@ -35,13 +32,7 @@ export function TrpcProvider({ children }: { children: ReactNode }) {
   const [queryClient] = useState(makeQueryClient);
   const [trpcClient] = useState(() =>
     createTRPCClient<AppRouter>({
-      links: [
-        splitLink({
-          condition: (op) => op.type === "mutation",
-          true: httpLink({ url: "/api/trpc", transformer: superjson }),
-          false: httpBatchLink({ url: "/api/trpc", transformer: superjson }),
-        }),
-      ],
+      links: [httpBatchLink({ url: "/api/trpc", transformer: superjson })],
     }),
   );
   return (

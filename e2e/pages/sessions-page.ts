@@ -30,9 +30,8 @@ export class SessionsPage {
     await this.waitForLoaded();
     const created = this.page.waitForResponse((r) => r.url().includes("/api/trpc/session.create") && r.ok());
     await this.page.getByRole("button", { name: "New chat", exact: true }).click();
-    // A mutation goes out unbatched (components/providers/trpc-provider.tsx): one result, not a list.
-    const body = (await (await created).json()) as { result: { data: { json: { id: string } } } };
-    const id = body.result.data.json.id;
+    const body = (await (await created).json()) as { result: { data: { json: { id: string } } } }[];
+    const id = body[0]!.result.data.json.id;
     await expect(this.page).toHaveURL(new RegExp(`/s/${id}$`));
     await expect(this.page.getByLabel("Message", { exact: true })).toBeVisible();
     await this.page.goto("/");
