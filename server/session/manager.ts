@@ -203,7 +203,10 @@ export class SessionManager {
     // The old turn is told to stop (at once here, by NOTIFY elsewhere) while the new one starts.
     await Promise.all([
       notify(this.options.db, CHANNELS.turnControl, old.id),
-      this.launch({ ...spec, userMessageId: old.userMessageId }, old.id, settled.newEvents, settled.oldEvents),
+      this.launch({ ...spec, userMessageId: old.userMessageId }, old.id, session.personaPrompt, {
+        before: settled.oldEvents,
+        more: settled.newEvents,
+      }),
     ]);
     return { turnId: newId };
   }
@@ -232,7 +235,8 @@ export class SessionManager {
         this.turnData(turnId, target.sessionId, userMessageId, historySeq, model),
     });
     const { userMessageId, historySeq } = replaced;
-    await this.launch({ id: turnId, sessionId: target.sessionId, historySeq, userMessageId, ...model }, null);
+    const spec = { id: turnId, sessionId: target.sessionId, historySeq, userMessageId, ...model };
+    await this.launch(spec, null, personaPrompt(this.options.db, target.sessionId));
     return { turnId };
   }
 
@@ -256,18 +260,18 @@ export class SessionManager {
 
   /**
    * Announces a turn stored by restart / edit-and-resend (after `before`: the replaced turn's last
-   * events; then `more`: its kept copies), in one statement, then runs it.
+   * events; then `more`: its kept copies), in one statement, then runs it with the persona prompt.
    */
   private async launch(
     spec: TurnSpec & { userMessageId: string },
     restartOf: string | null,
-    more: EventInput[] = [],
-    before: EventInput[] = [],
+    personaPrompt: string | null | Promise<string | null>,
+    { before = [], more = [] }: { before?: EventInput[]; more?: EventInput[] } = {},
   ): Promise<void> {
     const { provider, model, userMessageId } = spec;
     const started = { turnId: spec.id, provider, model, userMessageId, restartOf };
     const [persona] = await Promise.all([
-      personaPrompt(this.options.db, spec.sessionId),
+      personaPrompt,
       appendEvents(this.options.db, {
         sessionId: spec.sessionId,
         turnId: spec.id,

@@ -9,7 +9,11 @@
 // Nothing is appended here: the old turn's events (its settled calls, then `turn.finished`) and the
 // new turn's (its kept copies) are returned for the caller to append around the new turn's
 // `turn.started`, in one statement.
-import type { Db } from "../db/client.ts";
+// Raw SQL on one pooled connection (sql-transaction.ts), not a Prisma interactive transaction: it is
+// on Apply now's path to the restarted request. BEGIN, the supersede, the settle's read and (when
+// anything is to be written) its insert, COMMIT.
+import { poolOf, type Db } from "../db/client.ts";
+import { inSqlTransaction } from "../db/sql-transaction.ts";
 import { AppError } from "../errors.ts";
 import { settleSupersededTurn, type SettledTurn } from "./kept-rounds.ts";
 import { NOW } from "./turn-sql.ts";
@@ -71,9 +75,8 @@ const SUPERSEDE = `WITH latest AS (
 
 export async function supersedeForRestart(db: Db, write: RestartWrite): Promise<SettledTurn> {
   const { old, newTurn } = write;
-  const settled = await db.$transaction(async (tx) => {
-    const [result] = await tx.$queryRawUnsafe<{ isLatest: number; isSwapped: number }[]>(
-      SUPERSEDE,
+  const settled = await inSqlTransaction(poolOf(db), async (client) => {
+    const { rows } = await client.query<{ isLatest: number; isSwapped: number }>(SUPERSEDE, [
       old.id,
       old.sessionId,
       newTurn.id,
@@ -84,10 +87,11 @@ export async function supersedeForRestart(db: Db, write: RestartWrite): Promise<
       newTurn.providerAccountId,
       newTurn.leaseOwner,
       newTurn.leaseExpiresAt.toISOString(), // with its zone: read as timestamptz
-    );
+    ]);
+    const result = rows[0];
     if (!result?.isLatest) throw new AppError("conflict:turn", "Only the latest turn of a chat can be restarted.");
     if (!result.isSwapped) throw new AppError("conflict:turn");
-    return settleSupersededTurn(tx, old, write.keepFinishedRounds ? newTurn.id : null);
+    return settleSupersededTurn(client, old, write.keepFinishedRounds ? newTurn.id : null);
   });
   const finished = { turnId: old.id, status: "superseded", supersededBy: newTurn.id };
   const oldEvents = [...settled.oldEvents, { type: "turn.finished" as const, data: finished }];
