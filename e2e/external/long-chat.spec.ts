@@ -1,7 +1,8 @@
 // A long chat opens on its latest exchanges: only they are rendered at first (so the page is
 // interactive sooner), the page lands on them, after a reload too, and scrolling up renders the
 // earlier ones a page at a time, keeping what the reader looked at where it was on screen, until
-// every message can be reached. The last message stays editable with ↑.
+// every message can be reached. The last message stays editable with ↑. The server renders the
+// chat's latest messages into the page's HTML (its data prefetched), so they show before scripts run.
 import type { APIRequestContext } from "@playwright/test";
 
 import { expect, test } from "../support/fixtures.ts";
@@ -32,6 +33,18 @@ async function createLongChat(request: APIRequestContext): Promise<string> {
     .toBeNull();
   return session.id;
 }
+
+test("the chat page's HTML already shows the chat's latest messages, before any script ran", async ({ page }) => {
+  test.setTimeout(120_000);
+  const sessionId = await createLongChat(page.request);
+  await page.context().route("**/*.js", (route) => route.abort());
+  await page.goto(`/s/${sessionId}`);
+  const messages = page.getByTestId("user-message");
+  await expect(messages).toHaveCount(FIRST_SHOWN);
+  await expect(messages.last()).toHaveText(/^message 24:/);
+  await expect(page.getByTestId("tools-summary")).toHaveText(/\d+ tools?/);
+  await expect(page.getByText("Loading…")).toHaveCount(0);
+});
 
 test("a long chat opens on its latest messages and renders the earlier ones as the reader scrolls up", async ({
   page,
