@@ -56,8 +56,11 @@ export function useExchangeWindow(exchangeCount: number): ExchangeWindow {
   const isWindowed = useRef(hiddenCount > 0);
 
   useLayoutEffect(() => {
-    // A long chat opens on its latest exchanges, not on the first ones it shows.
-    if (isWindowed.current) window.scrollTo({ top: document.documentElement.scrollHeight });
+    // A long chat opens on its latest exchanges, not on the first ones it shows; after a reload too,
+    // where the browser would otherwise put back the old position once the page has loaded.
+    if (!isWindowed.current) return;
+    window.history.scrollRestoration = "manual";
+    window.scrollTo({ top: document.documentElement.scrollHeight });
   }, []);
   useLayoutEffect(() => {
     const shown = anchor.current;
