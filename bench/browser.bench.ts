@@ -2,9 +2,11 @@
 // browser's Performance API, against the production build and the e2e servers (bench/browser.config.ts
 // reuses playwright.config.ts). It prints figures beside their goals and never fails on time:
 //  - time to interactive of a chat with 200 messages and 500 tools (10 connectors of 50), the Tools
-//    panel open: navigation start until the first frame showing the last message, the chip's count
-//    and an enabled composer that React has hydrated (the page notes it itself), the median of five
-//    loads; beside it, when the chat was first shown (server-rendered HTML shows it before hydration);
+//    panel open: navigation start until the first frame showing the last message (the page renders
+//    a long chat's latest exchanges first, the earlier ones as the reader scrolls up), the chip's
+//    count and an enabled composer that React has hydrated (the page notes it itself), the median of
+//    five loads; beside it, when the chat was first shown (server-rendered HTML shows it before
+//    hydration);
 //  - INP of a tool toggle: the click's Event Timing duration (input to next paint);
 //  - filtering 1,000 tools (20 connectors): a keystroke in the panel's search to its next paint;
 //  - JS shipped to the chat page: the scripts' transfer and decoded sizes;
@@ -115,26 +117,29 @@ test("browser figures", async ({ page }) => {
     // interactive (polling from Playwright would add its own round trips to the figure), only on the
     // loads measured here (their URL says so), so later pages are not slowed.
     await page.addInitScript(() => window.sessionStorage.setItem("patchbay-tools-open", "1"));
-    await page.addInitScript(() => {
-      if (!window.location.search.includes("bench-tti")) return;
-      const page = window as unknown as { __shownAt?: number; __interactiveAt?: number };
-      const isShown = () => {
-        const composer = document.querySelector<HTMLTextAreaElement>("#composer");
-        const chip = document.querySelector("[data-testid=tools-summary]")?.textContent ?? "";
-        const messages = document.querySelectorAll("[data-testid=user-message]").length;
-        return !!composer && !composer.disabled && chip.startsWith("10 connectors") && messages >= 100;
-      };
-      // Server-rendered HTML shows all of it before the scripts ran: interactive means React has
-      // taken the composer over too (hydration set its props on the element).
-      const isHydrated = () =>
-        Object.keys(document.querySelector("#composer") ?? {}).some((key) => key.startsWith("__reactProps$"));
-      const poll = () => {
-        if (isShown()) page.__shownAt ??= performance.now();
-        if (isShown() && isHydrated()) page.__interactiveAt = performance.now();
-        else requestAnimationFrame(poll);
-      };
-      requestAnimationFrame(poll);
-    });
+    await page.addInitScript(
+      (lastMessage) => {
+        if (!window.location.search.includes("bench-tti")) return;
+        const page = window as unknown as { __shownAt?: number; __interactiveAt?: number };
+        const isShown = () => {
+          const composer = document.querySelector<HTMLTextAreaElement>("#composer");
+          const chip = document.querySelector("[data-testid=tools-summary]")?.textContent ?? "";
+          const last = [...document.querySelectorAll("[data-testid=user-message]")].at(-1)?.textContent ?? "";
+          return !!composer && !composer.disabled && chip.startsWith("10 connectors") && last.startsWith(lastMessage);
+        };
+        // Server-rendered HTML shows all of it before the scripts ran: interactive means React has
+        // taken the composer over too (hydration set its props on the element).
+        const isHydrated = () =>
+          Object.keys(document.querySelector("#composer") ?? {}).some((key) => key.startsWith("__reactProps$"));
+        const poll = () => {
+          if (isShown()) page.__shownAt ??= performance.now();
+          if (isShown() && isHydrated()) page.__interactiveAt = performance.now();
+          else requestAnimationFrame(poll);
+        };
+        requestAnimationFrame(poll);
+      },
+      `bench message ${EXCHANGES - 1}:`,
+    );
     const loads: number[] = [];
     const shown: number[] = [];
     let js = { transfer: 0, decoded: 0 };

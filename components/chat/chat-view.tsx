@@ -29,6 +29,7 @@ import { UsageMeter } from "./usage-meter.tsx";
 import { useChat } from "./use-chat.ts";
 import { useChatShortcuts } from "./shortcuts.ts";
 import { useChatActions } from "./use-chat-actions.ts";
+import { usePrefetchChatPage } from "./use-prefetch-chat-page.ts";
 
 /** The model the next message goes to: the one picked here, else the chat's, else the first offered. */
 function useModelChoice(session: { provider: string | null; model: string | null; providerAccountId: string | null }) {
@@ -77,6 +78,7 @@ function Notices({ stream, error }: { stream: StreamState; error: string | null 
 export function ChatView({ sessionId }: { sessionId: string }) {
   const trpc = useTRPC();
   const { store, history, stream } = useChat(sessionId);
+  usePrefetchChatPage(sessionId);
   const facts = useChatSelector(store, selectPageFacts);
   const queryClient = useQueryClient();
   const title = facts?.title;

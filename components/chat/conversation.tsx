@@ -7,8 +7,9 @@
 // as it grows until the reader scrolls away; "Jump to latest" brings them back while it streams.
 // It reads the chat's state from context (chat-store.ts), so a streamed chunk re-renders
 // the conversation and not the page around it; exchanges and turns are memoised, so only the live
-// one re-renders. The exchanges are laid out as blocks: a column flexbox of a few hundred items
-// made the browser lay them all out again for every chunk.
+// one re-renders. A long chat opens on its latest exchanges; the earlier ones render as the reader
+// scrolls up to them (exchange-window.tsx). The exchanges are laid out as blocks: a column flexbox
+// of a few hundred items made the browser lay them all out again for every chunk.
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 
 import { Button } from "@/components/ui/button.tsx";
@@ -18,6 +19,7 @@ import { useLatestCallback } from "@/components/ui/use-latest-callback.ts";
 import { findStreamingTurn } from "./chat-state.ts";
 import { useChatState } from "./chat-store.ts";
 import { Exchange } from "./exchange.tsx";
+import { EarlierExchanges, useExchangeWindow } from "./exchange-window.tsx";
 
 type Props = {
   /** Edits the last user message; absent while editing is not possible (an answer is streaming). */
@@ -97,6 +99,7 @@ export function Conversation({ onEdit: editNow, onRetry: retryNow }: Props) {
   const onRetry = useLatestCallback(retryNow);
   const { messages, turns } = state;
   const userMessages = useMemo(() => messages.filter((message) => message.role === "user"), [messages]);
+  const exchangeWindow = useExchangeWindow(userMessages.length);
   const lastId = userMessages.filter((message) => !message.replacedBy).at(-1)?.id;
   const retryTurnId = retryNow ? (turns.at(-1)?.id ?? null) : null;
   const turnsByMessage = useMemo(() => groupBy(turns, (turn) => turn.userMessageId), [turns]);
@@ -109,7 +112,8 @@ export function Conversation({ onEdit: editNow, onRetry: retryNow }: Props) {
 
   return (
     <section aria-label="Conversation" className="flex-1 space-y-4">
-      {userMessages.map((message) => {
+      <EarlierExchanges window={exchangeWindow} />
+      {userMessages.slice(exchangeWindow.hiddenCount).map((message) => {
         const answers = turnsByMessage.get(message.id) ?? NO_ITEMS;
         return (
           <Exchange

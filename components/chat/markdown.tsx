@@ -90,20 +90,26 @@ function CodeBlock(props: ComponentProps<"pre">) {
 }
 
 /**
- * The highlighter, made once: rehype-highlight builds its lowlight instance (registering every
- * common language with highlight.js) each time the plugin is attached, and react-markdown attaches
- * its plugins on every render of every message.
+ * The highlighter, made once and only when a message has code: rehype-highlight builds its lowlight
+ * instance (registering every common language with highlight.js) each time the plugin is attached,
+ * and react-markdown attaches its plugins on every render of every message.
  */
-const highlightCode = rehypeHighlight({ detect: false });
-const rehypePlugins: Options["rehypePlugins"] = [() => highlightCode];
+let highlightCode: ReturnType<typeof rehypeHighlight> | null = null;
+const highlightPlugins: Options["rehypePlugins"] = [() => (highlightCode ??= rehypeHighlight({ detect: false }))];
+const noPlugins: Options["rehypePlugins"] = [];
 const remarkPlugins: Options["remarkPlugins"] = [remarkGfm];
+
+/** Whether the text may hold a code block (fenced, or indented): only then is it highlighted. */
+function mayHaveCodeBlock(text: string): boolean {
+  return text.includes("```") || text.includes("~~~") || /(^|\n)( {4}|\t)/.test(text);
+}
 
 function MarkdownContent({ text }: { text: string }) {
   return (
     <div className="markdown min-w-0 leading-relaxed [overflow-wrap:anywhere]" data-testid="markdown">
       <ReactMarkdown
         remarkPlugins={remarkPlugins}
-        rehypePlugins={rehypePlugins}
+        rehypePlugins={mayHaveCodeBlock(text) ? highlightPlugins : noPlugins}
         components={{
           pre: CodeBlock,
           table: ({ node: _node, ...props }) => (

@@ -36,8 +36,13 @@ export function useChat(sessionId: string) {
     staleTime: Infinity,
     refetchOnWindowFocus: false,
   });
-  // One store per chat page (a page is mounted anew for another chat); see chat-store.ts.
-  const [store] = useState(createChatStore);
+  // One store per chat page (a page is mounted anew for another chat); see chat-store.ts. A history
+  // the server rendered the page with is in it from the first render, on the server too.
+  const [store] = useState(() => {
+    const created = createChatStore();
+    if (history.data) created.update(() => createChatState(history.data));
+    return created;
+  });
   const [stream, setStream] = useState<StreamState>({ status: "connecting", error: null });
 
   useEffect(() => {

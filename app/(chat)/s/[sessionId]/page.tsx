@@ -1,3 +1,4 @@
+import { HydrationBoundary } from "@tanstack/react-query";
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 
@@ -6,6 +7,8 @@ import { requireUser } from "@/server/auth/session.ts";
 import { getDb } from "@/server/db/client.ts";
 import { isAppError } from "@/server/errors.ts";
 import { getChatSession } from "@/server/db/chat-sessions.ts";
+
+import { prefetchChatPage } from "./prefetch-chat-page.ts";
 
 type Params = Promise<{ sessionId: string }>;
 
@@ -27,5 +30,9 @@ export async function generateMetadata({ params }: { params: Params }): Promise<
 export default async function ChatPage({ params }: { params: Params }) {
   const { sessionId } = await params;
   const session = await loadSession(sessionId);
-  return <ChatView sessionId={session.id} />;
+  return (
+    <HydrationBoundary state={await prefetchChatPage(session.id)}>
+      <ChatView sessionId={session.id} />
+    </HydrationBoundary>
+  );
 }
