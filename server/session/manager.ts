@@ -10,8 +10,7 @@
 // A second send while a turn runs is refused with `conflict:turn` (it does not queue): the user
 // stops the running turn or waits for it; regenerate (restart) and apply now (applyNow) swap turns
 // atomically (restart.ts); apply now keeps the old turn's complete tool rounds, regenerate redoes all.
-// The turns running here live in local-turns.ts; the background sweeping and the control
-// notifications in turn-sweeper.ts.
+// The turns running here live in local-turns.ts; sweeping and control notifications in turn-sweeper.ts.
 import { randomUUID } from "node:crypto";
 
 import type { Db } from "../db/client.ts";
