@@ -17,7 +17,7 @@ import type { APIRequestContext, Page } from "@playwright/test";
 import { ComposerPickers } from "../e2e/pages/composer-pickers.ts";
 import { scriptFakeReply } from "../e2e/support/fake-provider-control.ts";
 import { test } from "../e2e/support/fixtures.ts";
-import { trpcMutation, trpcQuery } from "../e2e/support/trpc-http.ts";
+import { trpcMutationWhenIdle, trpcQuery } from "../e2e/support/trpc-http.ts";
 import { startManyToolsServer, TOOLS_PER_CONNECTOR, type ManyToolsServer } from "./many-tools-server.ts";
 
 const EXCHANGES = 100; // 200 messages
@@ -25,19 +25,10 @@ const TTI_LOADS = 5;
 const row = (figure: string, value: string, goal: string) =>
   console.log(`  ${figure.padEnd(52)} ${value.padStart(12)}   goal ${goal}`);
 
-async function mutate(request: APIRequestContext, path: string, input: unknown): Promise<unknown> {
-  for (;;) {
-    const result = await trpcMutation(request, path, input);
-    if (!result.error) return result.data;
-    if (result.error.data?.appCode !== "conflict:turn") throw new Error(`${path}: ${result.error.message}`);
-    await new Promise((resolve) => setTimeout(resolve, 50)); // the previous answer is still running
-  }
-}
-
 async function createChat(request: APIRequestContext, exchanges: number): Promise<string> {
-  const session = (await mutate(request, "session.create", undefined)) as { id: string };
+  const session = (await trpcMutationWhenIdle(request, "session.create", undefined)) as { id: string };
   for (let i = 0; i < exchanges; i++)
-    await mutate(request, "chat.send", {
+    await trpcMutationWhenIdle(request, "chat.send", {
       sessionId: session.id,
       text: `bench message ${i}: ${"lorem ipsum ".repeat(8)}`,
     });
@@ -62,12 +53,12 @@ async function addConnectors(
   to: number,
 ) {
   for (let k = from; k < to; k++) {
-    const connector = (await mutate(request, "connectors.create", {
+    const connector = (await trpcMutationWhenIdle(request, "connectors.create", {
       name: `bench${k}`,
       transport: "streamable-http",
       url: tools.urlOf(k),
     })) as { id: string };
-    await mutate(request, "tools.setConnector", { sessionId, connectorId: connector.id, enabled: true });
+    await trpcMutationWhenIdle(request, "tools.setConnector", { sessionId, connectorId: connector.id, enabled: true });
   }
 }
 

@@ -6,25 +6,19 @@
 import type { APIRequestContext } from "@playwright/test";
 
 import { expect, test } from "../support/fixtures.ts";
-import { trpcMutation, trpcQuery } from "../support/trpc-http.ts";
+import { trpcMutationWhenIdle, trpcQuery } from "../support/trpc-http.ts";
 
 const EXCHANGES = 25;
 const FIRST_SHOWN = 10; // components/chat/exchange-window.tsx
 
-async function mutate(request: APIRequestContext, path: string, input: unknown): Promise<unknown> {
-  for (;;) {
-    const result = await trpcMutation(request, path, input);
-    if (!result.error) return result.data;
-    if (result.error.data?.appCode !== "conflict:turn") throw new Error(`${path}: ${result.error.message}`);
-    await new Promise((resolve) => setTimeout(resolve, 50)); // the previous answer is still running
-  }
-}
-
 /** A chat of EXCHANGES answered messages ("message 0: …" to "message 24: …"), made over the API. */
 async function createLongChat(request: APIRequestContext): Promise<string> {
-  const session = (await mutate(request, "session.create", undefined)) as { id: string };
+  const session = (await trpcMutationWhenIdle(request, "session.create", undefined)) as { id: string };
   for (let i = 0; i < EXCHANGES; i++)
-    await mutate(request, "chat.send", { sessionId: session.id, text: `message ${i}: ${"lorem ipsum ".repeat(30)}` });
+    await trpcMutationWhenIdle(request, "chat.send", {
+      sessionId: session.id,
+      text: `message ${i}: ${"lorem ipsum ".repeat(30)}`,
+    });
   await expect
     .poll(async () => {
       const history = await trpcQuery(request, "chat.history", { sessionId: session.id });

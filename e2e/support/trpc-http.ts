@@ -29,3 +29,16 @@ export async function trpcMutation(request: APIRequestContext, path: string, inp
     await request.post(`/api/trpc/${path}`, { data: { json: input }, headers: { "sec-fetch-site": "same-origin" } }),
   );
 }
+
+/**
+ * A mutation that must succeed, retried while the chat's previous answer still runs (409
+ * conflict:turn, e.g. sends in a row to build a long chat); its data, or an Error naming the path.
+ */
+export async function trpcMutationWhenIdle(request: APIRequestContext, path: string, input: unknown): Promise<unknown> {
+  for (;;) {
+    const result = await trpcMutation(request, path, input);
+    if (!result.error) return result.data;
+    if (result.error.data?.appCode !== "conflict:turn") throw new Error(`${path}: ${result.error.message}`);
+    await new Promise((resolve) => setTimeout(resolve, 50)); // the previous answer is still running
+  }
+}
