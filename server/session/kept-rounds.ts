@@ -20,7 +20,7 @@ import { toolResultPartSchema, type ToolResultPart } from "../core/canonical.ts"
 import { cutBack, type RoundCut } from "./cut-back.ts";
 import type { EventInput } from "./event-log.ts";
 import { toPartDto } from "./history.ts";
-import { toCanonicalMessage, type KeptMetadata } from "./transcript.ts";
+import { historyRowJsonSql, toCanonicalMessage, type HistoryRow, type KeptMetadata } from "./transcript.ts";
 import { NOW } from "./turn-sql.ts";
 
 export type SettledTurn = {
@@ -32,7 +32,6 @@ export type SettledTurn = {
   keptRounds: number;
 };
 
-type MessageRow = { id: string; role: "user" | "assistant" | "tool"; parts: unknown; turnId: string | null };
 type NewRow = { turnId: string; role: "assistant" | "tool"; parts: unknown[]; metadata?: KeptMetadata };
 
 /**
@@ -40,8 +39,8 @@ type NewRow = { turnId: string; role: "assistant" | "tool"; parts: unknown[]; me
  * logged for its calls (`tool.result` events, in order), and the session's last message seq.
  */
 const SETTLE_READS = `SELECT
-    (SELECT COALESCE(json_agg(json_build_object('id', m."id", 'role', m."role", 'parts', m."parts",
-        'turnId', m."turnId") ORDER BY m."seq"), '[]') FROM "Message" m WHERE m."turnId" = $1::text) AS "messages",
+    (SELECT COALESCE(json_agg(${historyRowJsonSql("m")} ORDER BY m."seq"), '[]')
+      FROM "Message" m WHERE m."turnId" = $1::text) AS "messages",
     (SELECT COALESCE(json_agg(e."data" -> 'result' ORDER BY e."id"), '[]') FROM "SessionEvent" e
       WHERE e."turnId" = $1::text AND e."type" = 'tool.result') AS "logged",
     (SELECT max("seq") FROM "Message" WHERE "sessionId" = $2::text) AS "lastSeq"`;
@@ -96,7 +95,7 @@ export async function settleSupersededTurn(
   old: { id: string; sessionId: string },
   keepInto: string | null,
 ): Promise<SettledTurn> {
-  const { rows: read } = await client.query<{ messages: MessageRow[]; logged: unknown[]; lastSeq: number | null }>(
+  const { rows: read } = await client.query<{ messages: HistoryRow[]; logged: unknown[]; lastSeq: number | null }>(
     SETTLE_READS,
     [old.id, old.sessionId],
   );

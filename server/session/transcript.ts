@@ -59,16 +59,23 @@ export async function loadTurnHistory(
   const { rows } = await poolOf(db).query<HistoryRow>(
     `SELECT m."id", m."role", m."parts", m."turnId", m."metadata"
     FROM "Message" m LEFT JOIN "Turn" t ON t."id" = m."turnId"
-    WHERE m."sessionId" = $1
-      AND ((m."seq" <= $2 AND (m."turnId" IS NULL OR t."status" <> 'superseded')) OR m."turnId" = $3)
+    WHERE m."sessionId" = $1 AND ((m."seq" <= $2 AND ${NOT_SUPERSEDED_SQL}) OR m."turnId" = $3)
     ORDER BY m."seq"`,
     [turn.sessionId, turn.historySeq, turn.id],
   );
   return historyFrom(rows);
 }
 
-/** A stored message as the history reads it (also as json, from the statement that starts a turn). */
+/** A stored message as the history reads it (also as json: historyRowJsonSql). */
 export type HistoryRow = MessageRow & { metadata: unknown };
+
+/** SQL: a message row `m` as the json of a HistoryRow (for statements that read messages beside other work). */
+export const historyRowJsonSql = (m: string) =>
+  `json_build_object('id', ${m}."id", 'role', ${m}."role", 'parts', ${m}."parts", 'turnId', ${m}."turnId",
+    'metadata', ${m}."metadata")`;
+
+/** SQL: message `m` (joined to its turn as `t`) is not of a superseded turn, so a model may be sent it. */
+export const NOT_SUPERSEDED_SQL = `(m."turnId" IS NULL OR t."status" <> 'superseded')`;
 
 /** The messages a model is sent, from stored rows in sequence order (replaced user messages left out). */
 export function historyFrom(rows: HistoryRow[]): CanonicalMessage[] {

@@ -12,7 +12,7 @@ import { DEFAULT_SESSION_TITLE } from "../db/chat-sessions.ts";
 import { appendedColumns, appendEventsCtes, deliverAppended, type AppendedRow, type EventInput } from "./event-log.ts";
 import { nextEventIdsSql, RESERVED_IDS } from "./event-ids.ts";
 import { overlaysFrom, overlaysJsonSql, type OverlayDto } from "./overlays.ts";
-import { historyFrom, type HistoryRow } from "./transcript.ts";
+import { historyFrom, historyRowJsonSql, NOT_SUPERSEDED_SQL, type HistoryRow } from "./transcript.ts";
 import type { TurnOpening } from "./turn-spec.ts";
 
 export const NOW = `now() AT TIME ZONE 'UTC'`;
@@ -37,11 +37,9 @@ const START_TURN_SQL = `WITH claimed AS (
     WHERE id = $2::text AND "ownerId" = $3::text AND "activeTurnId" IS NULL
     RETURNING "id", "title", "personaId", "toolsRevision", "overlayRevision"
   ), prior AS (
-    SELECT COALESCE(json_agg(json_build_object('id', m."id", 'role', m."role", 'parts', m."parts",
-        'turnId', m."turnId", 'metadata', m."metadata") ORDER BY m."seq"), '[]') AS "rows"
+    SELECT COALESCE(json_agg(${historyRowJsonSql("m")} ORDER BY m."seq"), '[]') AS "rows"
     FROM "Message" m LEFT JOIN "Turn" t ON t."id" = m."turnId"
-    WHERE m."sessionId" = $2::text AND (m."turnId" IS NULL OR t."status" <> 'superseded')
-      AND EXISTS (SELECT 1 FROM claimed)
+    WHERE m."sessionId" = $2::text AND ${NOT_SUPERSEDED_SQL} AND EXISTS (SELECT 1 FROM claimed)
   ), message AS (
     INSERT INTO "Message" ("id", "sessionId", "seq", "role", "parts", "createdAt", "updatedAt")
     SELECT $8::text, $2::text, ${NEXT_SEQ("$2::text")}, 'user'::"MessageRole", $9::jsonb, ${NOW}, ${NOW}
