@@ -1,5 +1,6 @@
 "use client";
-// An answer's text as Markdown (GitHub flavour): code blocks highlighted, each with a copy button.
+// An answer's text as Markdown (GitHub flavour): code blocks highlighted (the highlighter is fetched
+// when a message first has code: code-highlighter.ts), each with a copy button.
 // Raw HTML in model output is not rendered (react-markdown escapes it), links open in a new tab with
 // no opener and no referrer. Model output is untrusted (a tool result can tell the model what to
 // write), so an image is never loaded from a URL it names: that request alone could carry chat data
@@ -8,11 +9,11 @@
 // Parsed again only when the text changes (memo); a streaming answer's at most once a frame.
 import { memo, useState, type ComponentProps, type ReactNode } from "react";
 import ReactMarkdown, { type Options } from "react-markdown";
-import rehypeHighlight from "rehype-highlight";
 import remarkGfm from "remark-gfm";
 
 import { CheckIcon, CopyIcon } from "@/components/ui/icons.tsx";
 
+import { useCodeHighlighter } from "./code-highlighter.ts";
 import { copyText } from "./copy-text.ts";
 import { useFrameThrottled } from "./use-frame-throttled.ts";
 
@@ -89,13 +90,6 @@ function CodeBlock(props: ComponentProps<"pre">) {
   );
 }
 
-/**
- * The highlighter, made once and only when a message has code: rehype-highlight builds its lowlight
- * instance (registering every common language with highlight.js) each time the plugin is attached,
- * and react-markdown attaches its plugins on every render of every message.
- */
-let highlightCode: ReturnType<typeof rehypeHighlight> | null = null;
-const highlightPlugins: Options["rehypePlugins"] = [() => (highlightCode ??= rehypeHighlight({ detect: false }))];
 const noPlugins: Options["rehypePlugins"] = [];
 const remarkPlugins: Options["remarkPlugins"] = [remarkGfm];
 
@@ -105,11 +99,12 @@ function mayHaveCodeBlock(text: string): boolean {
 }
 
 function MarkdownContent({ text }: { text: string }) {
+  const highlightPlugins = useCodeHighlighter(mayHaveCodeBlock(text));
   return (
     <div className="markdown min-w-0 leading-relaxed [overflow-wrap:anywhere]" data-testid="markdown">
       <ReactMarkdown
         remarkPlugins={remarkPlugins}
-        rehypePlugins={mayHaveCodeBlock(text) ? highlightPlugins : noPlugins}
+        rehypePlugins={highlightPlugins ?? noPlugins}
         components={{
           pre: CodeBlock,
           table: ({ node: _node, ...props }) => (

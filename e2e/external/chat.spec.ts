@@ -175,5 +175,10 @@ test.describe("with clipboard access", () => {
     await expect(chat.lastAnswer().getByRole("button", { name: "Copied" })).toBeVisible();
     expect((await page.evaluate(() => navigator.clipboard.readText())).trimEnd()).toBe(code);
     await expect(chat.lastAnswer().getByRole("button", { name: "Copy code" })).toBeVisible(); // resets
+    // Highlighted once the highlighter (fetched when a message first has code) arrived; on a fresh page too.
+    const keyword = chat.lastAnswer().locator("code .hljs-keyword", { hasText: "const" }).first();
+    await expect(keyword).toBeVisible();
+    await page.reload();
+    await expect(keyword).toBeVisible();
   });
 });
