@@ -9,7 +9,7 @@
 // resumes from its last event on whichever instance answers next. When the server refuses it for
 // good (signed out, or the chat was deleted elsewhere) it says so in the server's words.
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { memo, useEffect, useMemo, useState } from "react";
+import { memo, Suspense, useEffect, useMemo, useState } from "react";
 
 import { useTRPC } from "@/components/providers/trpc-provider.tsx";
 import { SessionSidebarSheet } from "@/components/sessions/session-sidebar.tsx";
@@ -107,7 +107,12 @@ type LoadedProps = PageFacts & {
   stream: StreamState;
 };
 
-/** The page around the conversation; memoised, so a streamed chunk does not re-render it. */
+/**
+ * The page around the conversation; memoised, so a streamed chunk does not re-render it. The
+ * conversation and the Tools panel are Suspense boundaries: on a server-rendered page React hydrates
+ * the rest (the composer, its pickers and chip) first and takes them over just after, so a long chat
+ * can be typed into before all its messages are hydrated.
+ */
 const LoadedChat = memo(function LoadedChat(props: LoadedProps) {
   const { sessionId, session, stream, streamingTurnId } = props;
   const { choice, setPicked, hasNoProvider } = useModelChoice(session);
@@ -142,10 +147,12 @@ const LoadedChat = memo(function LoadedChat(props: LoadedProps) {
           </div>
           <UsageMeter isServerKey={!!choice && !choice.accountId} />
           <h1 className="text-xl font-semibold [overflow-wrap:anywhere]">{props.title}</h1>
-          <Conversation
-            onEdit={streamingTurnId || actions.isSending ? undefined : actions.edit}
-            onRetry={streamingTurnId || actions.isRestarting ? undefined : actions.regenerate}
-          />
+          <Suspense>
+            <Conversation
+              onEdit={streamingTurnId || actions.isSending ? undefined : actions.edit}
+              onRetry={streamingTurnId || actions.isRestarting ? undefined : actions.regenerate}
+            />
+          </Suspense>
           <Notices stream={stream} error={actions.error} />
           <div className="sticky bottom-0 bg-white pb-2 dark:bg-zinc-950">
             <PinnedNotes streaming={streamingOverlays} revision={overlays.revision} error={overlays.error} />
@@ -162,7 +169,9 @@ const LoadedChat = memo(function LoadedChat(props: LoadedProps) {
             </Composer>
           </div>
         </main>
-        <ChatToolsPanel {...tools} />
+        <Suspense>
+          <ChatToolsPanel {...tools} />
+        </Suspense>
       </div>
     </OverlayProvider>
   );
