@@ -1,10 +1,13 @@
 // Who is signed in. Pages call requireUser() (redirects to sign-in); the API layer calls
-// getRequestUser() and answers 401 itself. Both read the database session: pages through Auth.js,
-// the API with its own query (request-user.ts).
+// getRequestUser() and answers 401 itself. Both read the database session with one query on the
+// session cookie (request-user.ts), a page once per request however many of its parts ask (the
+// layout, the page, its metadata and its prefetched queries); Auth.js's own read (getSessionUser)
+// only when the session is due to be rolled forward, and where no cookie jar is at hand.
 // Auth.js answers "no session" when its database read fails, so a request that carries a session
 // cookie but finds no session checks the database: unreachable, it is a 503 "database unavailable"
 // (unavailable:database), never a 401 or a redirect to sign-in that would lose the user's place.
 import { cookies } from "next/headers";
+import { cache } from "react";
 import { redirect } from "next/navigation";
 
 import { getPool } from "../db/client.ts";
@@ -49,9 +52,16 @@ export async function getRequestUser(request: Request): Promise<SessionUser | nu
   return token ? readSessionUser(await getPool(), token, getSessionUser) : null;
 }
 
+/** The signed-in user of the page (or server action) being rendered: read once per request (React's cache). */
+export const getPageUser = cache(async (): Promise<SessionUser | null> => {
+  const jar = await cookies();
+  const token = SESSION_COOKIES.map((name) => jar.get(name)?.value).find((value) => !!value);
+  return token ? readSessionUser(await getPool(), token, getSessionUser) : null;
+});
+
 /** The signed-in user, or a redirect to the sign-in page that comes back to `returnTo`. */
 export async function requireUser(returnTo = "/"): Promise<SessionUser> {
-  const user = await getSessionUser();
+  const user = await getPageUser();
   if (!user) redirect(`/sign-in?callbackUrl=${encodeURIComponent(returnTo)}`);
   return user;
 }

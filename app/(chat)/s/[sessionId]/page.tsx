@@ -1,6 +1,7 @@
 import { HydrationBoundary } from "@tanstack/react-query";
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
+import { cache } from "react";
 
 import { ChatView } from "@/components/chat/chat-view.tsx";
 import { requireUser } from "@/server/auth/session.ts";
@@ -12,7 +13,8 @@ import { prefetchChatPage } from "./prefetch-chat-page.ts";
 
 type Params = Promise<{ sessionId: string }>;
 
-async function loadSession(sessionId: string) {
+/** The chat, the signed-in user's own: read once per request (the title and the page both ask). */
+const loadSession = cache(async (sessionId: string) => {
   const user = await requireUser(`/s/${sessionId}`);
   try {
     return await getChatSession(await getDb(), user.id, sessionId);
@@ -20,7 +22,7 @@ async function loadSession(sessionId: string) {
     if (isAppError(error) && error.type === "not_found") notFound();
     throw error;
   }
-}
+});
 
 export async function generateMetadata({ params }: { params: Params }): Promise<Metadata> {
   const { sessionId } = await params;
