@@ -14,7 +14,9 @@
 //    TaskDuration (CDP Performance.getMetrics) over 5 s of streaming.
 import type { APIRequestContext, Page } from "@playwright/test";
 
+import { TOOLS_OPEN_COOKIE } from "../components/chat/tools-open-cookie.ts";
 import { ComposerPickers } from "../e2e/pages/composer-pickers.ts";
+import { LAN_APP_URL } from "../e2e/support/config.ts";
 import { scriptFakeReply } from "../e2e/support/fake-provider-control.ts";
 import { test } from "../e2e/support/fixtures.ts";
 import { trpcMutationWhenIdle, trpcQuery } from "../e2e/support/trpc-http.ts";
@@ -103,11 +105,11 @@ test("browser figures", async ({ page }) => {
     const sessionId = await createChat(request, EXCHANGES);
     await addConnectors(request, sessionId, tools, 0, 500 / TOOLS_PER_CONNECTOR);
 
-    // Time to interactive, Tools panel open (remembered for the tab): the median of a few loads, the
+    // Time to interactive, Tools panel open (remembered in its cookie, as a click on the chip does): the median of a few loads, the
     // first with a cold cache. The page itself notes the first animation frame at which the chat is
     // interactive (polling from Playwright would add its own round trips to the figure), only on the
     // loads measured here (their URL says so), so later pages are not slowed.
-    await page.addInitScript(() => window.sessionStorage.setItem("patchbay-tools-open", "1"));
+    await page.context().addCookies([{ name: TOOLS_OPEN_COOKIE, value: "1", url: LAN_APP_URL }]);
     await page.addInitScript(
       (lastMessage) => {
         if (!window.location.search.includes("bench-tti")) return;

@@ -3,7 +3,7 @@
 // next message gets ("2 connectors · 14 tools · revision 7", with "pending" while a change waits for
 // Apply now) and opens the Tools panel: docked beside the conversation on wide screens (lg and up;
 // it stays open, the chat stays usable, and the choice is remembered), a bottom sheet on narrower
-// ones.
+// ones. A chat page opened with the panel open has it in its server-rendered HTML.
 import { memo, useCallback, useSyncExternalStore } from "react";
 
 import {
@@ -16,8 +16,9 @@ import { WrenchIcon } from "@/components/ui/icons.tsx";
 import { Sheet, SheetContent } from "@/components/ui/sheet.tsx";
 import { useMediaQuery } from "@/components/ui/use-media-query.ts";
 
+import { isToolsOpenIn, toolsOpenCookie } from "./tools-open-cookie.ts";
+
 const WIDE = "(min-width: 1024px)";
-const OPEN_KEY = "patchbay-tools-open";
 const OPEN_EVENT = "patchbay-tools-open-change";
 
 function subscribeOpen(onChange: () => void): () => void {
@@ -25,24 +26,19 @@ function subscribeOpen(onChange: () => void): () => void {
   return () => window.removeEventListener(OPEN_EVENT, onChange);
 }
 
-function readOpen(): boolean {
-  try {
-    return window.sessionStorage.getItem(OPEN_KEY) === "1";
-  } catch {
-    return false;
-  }
-}
-
-/** Whether the Tools panel is open; kept for the tab (sessionStorage) so moving between chats keeps it. */
-export function useToolsPanelOpen(): [boolean, (isOpen: boolean) => void] {
-  const isOpen = useSyncExternalStore(subscribeOpen, readOpen, () => false);
+/**
+ * Whether the Tools panel is open; remembered in a cookie (tools-open-cookie.ts) so moving between
+ * chats and reloading keep it, and the server renders the page with it. `initialOpen` is what the
+ * server read from the same cookie (it renders and hydrates with that).
+ */
+export function useToolsPanelOpen(initialOpen: boolean): [boolean, (isOpen: boolean) => void] {
+  const isOpen = useSyncExternalStore(
+    subscribeOpen,
+    () => isToolsOpenIn(document.cookie),
+    () => initialOpen,
+  );
   const setOpen = useCallback((next: boolean) => {
-    try {
-      if (next) window.sessionStorage.setItem(OPEN_KEY, "1");
-      else window.sessionStorage.removeItem(OPEN_KEY);
-    } catch {
-      // Storage off: the panel still opens, it is just not remembered.
-    }
+    document.cookie = toolsOpenCookie(next);
     window.dispatchEvent(new Event(OPEN_EVENT));
   }, []);
   return [isOpen, setOpen];

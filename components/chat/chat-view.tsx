@@ -16,6 +16,7 @@ import { SessionSidebarSheet } from "@/components/sessions/session-sidebar.tsx";
 import { OverlayProvider } from "@/components/overlays/overlay-context.tsx";
 import { PinnedNotes } from "@/components/overlays/pinned-notes.tsx";
 import { useOverlays } from "@/components/overlays/use-overlays.ts";
+import { useLatestCallback } from "@/components/ui/use-latest-callback.ts";
 
 import type { StreamState } from "./chat-event-stream.ts";
 import { ChatStoreProvider, useChatSelector } from "./chat-store.ts";
@@ -75,7 +76,8 @@ function Notices({ stream, error }: { stream: StreamState; error: string | null 
   );
 }
 
-export function ChatView({ sessionId }: { sessionId: string }) {
+/** `isToolsOpen`: whether the Tools panel was open when the page was asked for (its cookie). */
+export function ChatView({ sessionId, isToolsOpen }: { sessionId: string; isToolsOpen: boolean }) {
   const trpc = useTRPC();
   const { store, history, stream } = useChat(sessionId);
   usePrefetchChatPage(sessionId);
@@ -96,13 +98,20 @@ export function ChatView({ sessionId }: { sessionId: string }) {
   if (!facts || !history.data) return <p className="p-6 text-sm text-zinc-500">Loading…</p>;
   return (
     <ChatStoreProvider value={store}>
-      <LoadedChat sessionId={sessionId} {...facts} session={history.data.session} stream={stream} />
+      <LoadedChat
+        sessionId={sessionId}
+        {...facts}
+        session={history.data.session}
+        stream={stream}
+        initialToolsOpen={isToolsOpen}
+      />
     </ChatStoreProvider>
   );
 }
 
 type LoadedProps = PageFacts & {
   sessionId: string;
+  initialToolsOpen: boolean;
   session: { provider: string | null; model: string | null; providerAccountId: string | null };
   stream: StreamState;
 };
@@ -117,8 +126,10 @@ const LoadedChat = memo(function LoadedChat(props: LoadedProps) {
   const { sessionId, session, stream, streamingTurnId } = props;
   const { choice, setPicked, hasNoProvider } = useModelChoice(session);
   const actions = useChatActions(sessionId, choice);
+  const edit = useLatestCallback(actions.edit);
+  const regenerate = useLatestCallback(actions.regenerate);
   const [keptChange, setKeptChange] = useState<string | null>(null);
-  const [isToolsOpen, setToolsOpen] = useToolsPanelOpen();
+  const [isToolsOpen, setToolsOpen] = useToolsPanelOpen(props.initialToolsOpen);
   const stopStreaming = streamingTurnId ? () => actions.stop(streamingTurnId) : null;
   const overlays = useOverlays(sessionId, props.overlayRevision);
   const overlayControls = useMemo(
@@ -149,8 +160,8 @@ const LoadedChat = memo(function LoadedChat(props: LoadedProps) {
           <h1 className="text-xl font-semibold [overflow-wrap:anywhere]">{props.title}</h1>
           <Suspense>
             <Conversation
-              onEdit={streamingTurnId || actions.isSending ? undefined : actions.edit}
-              onRetry={streamingTurnId || actions.isRestarting ? undefined : actions.regenerate}
+              onEdit={streamingTurnId || actions.isSending ? undefined : edit}
+              onRetry={streamingTurnId || actions.isRestarting ? undefined : regenerate}
             />
           </Suspense>
           <Notices stream={stream} error={actions.error} />

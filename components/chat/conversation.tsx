@@ -10,7 +10,7 @@
 // one re-renders. A long chat opens on its latest exchanges; the earlier ones render as the reader
 // scrolls up to them (exchange-window.tsx). The exchanges are laid out as blocks: a column flexbox
 // of a few hundred items made the browser lay them all out again for every chunk.
-import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { memo, useCallback, useEffect, useMemo, useRef, useState } from "react";
 
 import { Button } from "@/components/ui/button.tsx";
 import { ArrowDownIcon } from "@/components/ui/icons.tsx";
@@ -23,7 +23,7 @@ import { EarlierExchanges, useExchangeWindow } from "./exchange-window.tsx";
 
 type Props = {
   /** Edits the last user message; absent while editing is not possible (an answer is streaming). */
-  onEdit?: (messageId: string, text: string) => Promise<boolean>;
+  onEdit?: (messageId: string, text: string) => Promise<boolean> | undefined;
   /** Answers the last turn's message again; absent while that is not possible. */
   onRetry?: (turnId: string) => void;
 };
@@ -91,7 +91,12 @@ function groupBy<T>(items: readonly T[], keyOf: (item: T) => string | null | und
   return groups;
 }
 
-export function Conversation({ onEdit: editNow, onRetry: retryNow }: Props) {
+/**
+ * Memoised (its callbacks keep their identity): the page around it re-renders as its queries load
+ * without rendering the conversation again, and, on a server-rendered page, without making React
+ * hydrate it ahead of the composer (chat-view.tsx).
+ */
+export const Conversation = memo(function Conversation({ onEdit: editNow, onRetry: retryNow }: Props) {
   const state = useChatState();
   const { isJumpShown, jumpToLatest } = useFollowLiveAnswer(!!findStreamingTurn(state), state.messages);
   const edit = useLatestCallback(editNow);
@@ -134,4 +139,4 @@ export function Conversation({ onEdit: editNow, onRetry: retryNow }: Props) {
       {isJumpShown && <JumpToLatest onJump={jumpToLatest} />}
     </section>
   );
-}
+});

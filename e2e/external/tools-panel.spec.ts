@@ -4,6 +4,7 @@
 // counts (the chip's too), the search finds tools by name and by description across connectors, and
 // the policies are Radix selects (a tool's is mounted on its first use, and answers the keyboard and
 // the mouse from that first use). While an answer streams, a change shows "pending" on the chip.
+// The panel's open or closed state is remembered across pages, and a page opens with it as it was.
 import type { Locator } from "@playwright/test";
 
 import { scriptFakeReply } from "../support/fake-provider-control.ts";
@@ -69,6 +70,29 @@ test("the summary chip opens the panel; counts, bulk switches, search and polici
   await chat.toolsPanel().getByRole("button", { name: "Close tools" }).click();
   await expect(chat.toolsPanel()).toHaveCount(0);
   await expect(chip).toHaveAttribute("aria-expanded", "false");
+});
+
+test("an open Tools panel is remembered: the next page's HTML has it open; a closed one stays closed", async ({
+  page,
+  chat,
+}) => {
+  await chat.openNewChat();
+  const url = page.url();
+  await chat.toolsSummary().click();
+  await expect(chat.toolsPanel()).toBeVisible();
+  // The server renders the panel (the browser's cookies go with the request), not React after hydrating.
+  const html = await (await page.request.get(url)).text();
+  expect(html).toContain('aria-label="Connectors"');
+  await page.reload();
+  await expect(chat.toolsPanel()).toBeVisible();
+  await expect(chat.toolsSummary()).toHaveAttribute("aria-expanded", "true");
+
+  await chat.toolsPanel().getByRole("button", { name: "Close tools" }).click();
+  await expect(chat.toolsPanel()).toHaveCount(0);
+  expect(await (await page.request.get(url)).text()).not.toContain('aria-label="Connectors"');
+  await page.reload();
+  await expect(chat.toolsSummary()).toHaveAttribute("aria-expanded", "false");
+  await expect(chat.toolsPanel()).toHaveCount(0);
 });
 
 test("a change made while an answer streams shows pending on the chip", async ({ page, request, chat }) => {
