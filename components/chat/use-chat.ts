@@ -22,10 +22,11 @@ type Action = { type: "load"; history: SessionHistoryDto & HistoryPolicyDto } | 
  * writes it into the cached history); everything else already came through the events.
  */
 function reducer(state: ChatState | null, action: Action): ChatState | null {
-  if (action.type === "load")
-    return state && state.lastEventId !== null
-      ? { ...state, title: action.history.session.title }
-      : createChatState(action.history);
+  if (action.type === "load") {
+    if (!state || state.lastEventId === null) return createChatState(action.history);
+    const { title } = action.history.session;
+    return title === state.title ? state : { ...state, title }; // unchanged: nothing re-renders
+  }
   return state ? action.events.reduce(applyChatEvent, state) : state;
 }
 
