@@ -9,7 +9,7 @@
 // resumes from its last event on whichever instance answers next. When the server refuses it for
 // good (signed out, or the chat was deleted elsewhere) it says so in the server's words.
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { memo, Suspense, useEffect, useMemo, useState } from "react";
+import { memo, Suspense, useEffect, useMemo, useRef, useState } from "react";
 
 import { useTRPC } from "@/components/providers/trpc-provider.tsx";
 import { SessionSidebarSheet } from "@/components/sessions/session-sidebar.tsx";
@@ -84,9 +84,13 @@ export function ChatView({ sessionId, isToolsOpen }: { sessionId: string; isTool
   const facts = useChatSelector(store, selectPageFacts);
   const queryClient = useQueryClient();
   const title = facts?.title;
+  const shownTitle = useRef(title);
   useEffect(() => {
-    // The first message titles the chat: the chat list shows the new title.
-    if (title) void queryClient.invalidateQueries({ queryKey: trpc.session.list.queryKey() });
+    // The first message titles the chat: the chat list shows the new title (not asked again for the
+    // title the page opened with: the list was loaded with it).
+    if (!title || title === shownTitle.current) return;
+    shownTitle.current = title;
+    void queryClient.invalidateQueries({ queryKey: trpc.session.list.queryKey() });
   }, [title, queryClient, trpc]);
 
   if (history.isError)
