@@ -26,18 +26,19 @@ function subscribeOpen(onChange: () => void): () => void {
   return () => window.removeEventListener(OPEN_EVENT, onChange);
 }
 
+/** The cookie as this page last read or wrote it (reading document.cookie on every render is not free). */
+let isOpenHere: boolean | null = null;
+const readOpen = () => (isOpenHere ??= isToolsOpenIn(document.cookie));
+
 /**
  * Whether the Tools panel is open; remembered in a cookie (tools-open-cookie.ts) so moving between
  * chats and reloading keep it, and the server renders the page with it. `initialOpen` is what the
  * server read from the same cookie (it renders and hydrates with that).
  */
 export function useToolsPanelOpen(initialOpen: boolean): [boolean, (isOpen: boolean) => void] {
-  const isOpen = useSyncExternalStore(
-    subscribeOpen,
-    () => isToolsOpenIn(document.cookie),
-    () => initialOpen,
-  );
+  const isOpen = useSyncExternalStore(subscribeOpen, readOpen, () => initialOpen);
   const setOpen = useCallback((next: boolean) => {
+    isOpenHere = next;
     document.cookie = toolsOpenCookie(next);
     window.dispatchEvent(new Event(OPEN_EVENT));
   }, []);
