@@ -105,8 +105,8 @@ test("browser figures", async ({ page }) => {
     const sessionId = await createChat(request, EXCHANGES);
     await addConnectors(request, sessionId, tools, 0, 500 / TOOLS_PER_CONNECTOR);
 
-    // Time to interactive, Tools panel open (remembered in its cookie, as a click on the chip does): the median of a few loads, the
-    // first with a cold cache. The page itself notes the first animation frame at which the chat is
+    // Time to interactive, Tools panel open (remembered in its cookie, as a click on the chip does):
+    // the median of a few loads, the first with a cold cache. The page itself notes the first animation frame at which the chat is
     // interactive (polling from Playwright would add its own round trips to the figure), only on the
     // loads measured here (their URL says so), so later pages are not slowed.
     await page.context().addCookies([{ name: TOOLS_OPEN_COOKIE, value: "1", url: LAN_APP_URL }]);

@@ -46,18 +46,19 @@ export async function getSessionUser(): Promise<SessionUser | null> {
   return { id: user.id, name: user.name ?? null, email: user.email ?? null, image: user.image ?? null };
 }
 
-/** The API's read of the same (request-user.ts): one query on the request's cookie, Auth.js only to roll it forward. */
-export async function getRequestUser(request: Request): Promise<SessionUser | null> {
-  const token = sessionTokenOf(request.headers.get("cookie"));
+/** The user of the session cookie in a Cookie header: one query (request-user.ts), Auth.js only to roll it forward. */
+async function userOfCookies(cookieHeader: string | null): Promise<SessionUser | null> {
+  const token = sessionTokenOf(cookieHeader);
   return token ? readSessionUser(await getPool(), token, getSessionUser) : null;
 }
 
+/** The API's read of the signed-in user: the request's own cookie. */
+export async function getRequestUser(request: Request): Promise<SessionUser | null> {
+  return userOfCookies(request.headers.get("cookie"));
+}
+
 /** The signed-in user of the page (or server action) being rendered: read once per request (React's cache). */
-export const getPageUser = cache(async (): Promise<SessionUser | null> => {
-  const jar = await cookies();
-  const token = SESSION_COOKIES.map((name) => jar.get(name)?.value).find((value) => !!value);
-  return token ? readSessionUser(await getPool(), token, getSessionUser) : null;
-});
+export const getPageUser = cache(async (): Promise<SessionUser | null> => userOfCookies((await cookies()).toString()));
 
 /** The signed-in user, or a redirect to the sign-in page that comes back to `returnTo`. */
 export async function requireUser(returnTo = "/"): Promise<SessionUser> {

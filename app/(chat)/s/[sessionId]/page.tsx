@@ -5,7 +5,7 @@ import { notFound } from "next/navigation";
 import { cache } from "react";
 
 import { ChatView } from "@/components/chat/chat-view.tsx";
-import { TOOLS_OPEN_COOKIE } from "@/components/chat/tools-open-cookie.ts";
+import { isToolsOpenIn } from "@/components/chat/tools-open-cookie.ts";
 import { requireUser } from "@/server/auth/session.ts";
 import { getDb } from "@/server/db/client.ts";
 import { isAppError } from "@/server/errors.ts";
@@ -34,7 +34,7 @@ export async function generateMetadata({ params }: { params: Params }): Promise<
 export default async function ChatPage({ params }: { params: Params }) {
   const { sessionId } = await params;
   const session = await loadSession(sessionId);
-  const isToolsOpen = (await cookies()).get(TOOLS_OPEN_COOKIE)?.value === "1";
+  const isToolsOpen = isToolsOpenIn((await cookies()).toString());
   return (
     <HydrationBoundary state={await prefetchChatPage(session.id)}>
       <ChatView sessionId={session.id} isToolsOpen={isToolsOpen} />
