@@ -5,9 +5,7 @@
 // message with code renders again, highlighted. A failed download is tried again by the next
 // render of a message with code.
 import { useEffect, useSyncExternalStore } from "react";
-import type { Options } from "react-markdown";
-
-type RehypePlugins = NonNullable<Options["rehypePlugins"]>;
+import type { RehypePlugins } from "./markdown-to-react.ts";
 
 let plugins: RehypePlugins | null = null;
 let loading: Promise<void> | null = null;

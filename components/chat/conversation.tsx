@@ -10,7 +10,7 @@
 // one re-renders. A long chat opens on its latest exchanges; the earlier ones render as the reader
 // scrolls up to them (exchange-window.tsx). The exchanges are laid out as blocks: a column flexbox
 // of a few hundred items made the browser lay them all out again for every chunk.
-import { memo, useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { memo, useCallback, useEffect, useMemo, useRef, useState, type RefObject } from "react";
 
 import { Button } from "@/components/ui/button.tsx";
 import { ArrowDownIcon } from "@/components/ui/icons.tsx";
@@ -39,9 +39,11 @@ function isAtPageEnd(): boolean {
  * A page opened while an answer streams lands on that live answer (scrolls to the page's end, where
  * it sits just above the composer), and stays there as it grows while the reader stays at the end.
  * Scrolling up stops the following and, while the answer streams, offers "Jump to latest", which
- * goes back to the end and follows again.
+ * goes back to the end and follows again. The page follows when the conversation's size changes
+ * (a ResizeObserver: after the browser's layout, so reading the page's height costs nothing), not
+ * after each streamed chunk (that forced a layout of the page per chunk).
  */
-function useFollowLiveAnswer(isStreaming: boolean, content: unknown) {
+function useFollowLiveAnswer(isStreaming: boolean, conversation: RefObject<HTMLElement | null>) {
   const isFollowing = useRef<boolean | null>(null); // null until the first render decided
   const [isAway, setIsAway] = useState(false);
   useEffect(() => {
@@ -55,8 +57,14 @@ function useFollowLiveAnswer(isStreaming: boolean, content: unknown) {
   }, []);
   useEffect(() => {
     if (isFollowing.current === null) isFollowing.current = isStreaming;
-    if (isStreaming && isFollowing.current) window.scrollTo({ top: document.documentElement.scrollHeight });
-  }, [isStreaming, content]);
+    const element = conversation.current;
+    if (!isStreaming || !element) return;
+    const follow = new ResizeObserver(() => {
+      if (isFollowing.current) window.scrollTo({ top: document.documentElement.scrollHeight });
+    });
+    follow.observe(element); // also reports the size it has now: a page opened mid-answer lands
+    return () => follow.disconnect();
+  }, [isStreaming, conversation]);
   const jumpToLatest = () => {
     isFollowing.current = true;
     setIsAway(false);
@@ -98,7 +106,8 @@ function groupBy<T>(items: readonly T[], keyOf: (item: T) => string | null | und
  */
 export const Conversation = memo(function Conversation({ onEdit: editNow, onRetry: retryNow }: Props) {
   const state = useChatState();
-  const { isJumpShown, jumpToLatest } = useFollowLiveAnswer(!!findStreamingTurn(state), state.messages);
+  const section = useRef<HTMLElement | null>(null);
+  const { isJumpShown, jumpToLatest } = useFollowLiveAnswer(!!findStreamingTurn(state), section);
   const edit = useLatestCallback(editNow);
   const onEdit = useCallback(async (messageId: string, text: string) => (await edit(messageId, text)) === true, [edit]);
   const onRetry = useLatestCallback(retryNow);
@@ -116,7 +125,7 @@ export const Conversation = memo(function Conversation({ onEdit: editNow, onRetr
   );
 
   return (
-    <section aria-label="Conversation" className="flex-1 space-y-4">
+    <section ref={section} aria-label="Conversation" className="flex-1 space-y-4">
       <EarlierExchanges window={exchangeWindow} />
       {userMessages.slice(exchangeWindow.hiddenCount).map((message) => {
         const answers = turnsByMessage.get(message.id) ?? NO_ITEMS;

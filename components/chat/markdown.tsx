@@ -1,20 +1,19 @@
 "use client";
 // An answer's text as Markdown (GitHub flavour): code blocks highlighted (the highlighter is fetched
 // when a message first has code: code-highlighter.ts), each with a copy button.
-// Raw HTML in model output is not rendered (react-markdown escapes it), links open in a new tab with
+// Raw HTML in model output is not rendered (shown as text: markdown-to-react.ts), links open in a new tab with
 // no opener and no referrer. Model output is untrusted (a tool result can tell the model what to
 // write), so an image is never loaded from a URL it names: that request alone could carry chat data
 // to a stranger. Such an image shows as a link the user may choose to open; only data: images (no
 // request) are drawn. The CSP's img-src (server/security-headers.ts) enforces the same in the browser.
 // Parsed again only when the text changes (memo); a streaming answer's at most once a frame.
-import { memo, useState, type ComponentProps, type ReactNode } from "react";
-import ReactMarkdown, { type Options } from "react-markdown";
-import remarkGfm from "remark-gfm";
+import { memo, useMemo, useState, type ComponentProps, type ReactNode } from "react";
 
 import { CheckIcon, CopyIcon } from "@/components/ui/icons.tsx";
 
 import { useCodeHighlighter } from "./code-highlighter.ts";
 import { copyText } from "./copy-text.ts";
+import { INLINE_IMAGE, markdownToReact, type MarkdownComponents } from "./markdown-to-react.ts";
 import { useFrameThrottled } from "./use-frame-throttled.ts";
 
 function textOf(node: ReactNode): string {
@@ -37,7 +36,7 @@ function languageOf(node: ReactNode): string | null {
 function ModelImage({ src, alt }: { src?: unknown; alt?: string }) {
   const url = typeof src === "string" ? src : "";
   const label = alt?.trim() || "image";
-  if (/^data:image\/(png|gif|jpeg|webp);/i.test(url)) {
+  if (INLINE_IMAGE.test(url)) {
     // eslint-disable-next-line @next/next/no-img-element -- an inline data: image; there is nothing to optimise
     return <img src={url} alt={label} className="max-w-full" />;
   }
@@ -90,42 +89,33 @@ function CodeBlock(props: ComponentProps<"pre">) {
   );
 }
 
-const noPlugins: Options["rehypePlugins"] = [];
-const remarkPlugins: Options["remarkPlugins"] = [remarkGfm];
-
 /** Whether the text may hold a code block (fenced, or indented): only then is it highlighted. */
 function mayHaveCodeBlock(text: string): boolean {
   return text.includes("```") || text.includes("~~~") || /(^|\n)( {4}|\t)/.test(text);
 }
 
+const components: MarkdownComponents = {
+  pre: CodeBlock,
+  table: ({ node: _node, ...props }) => (
+    <div className="my-2 overflow-x-auto">
+      <table {...props} />
+    </div>
+  ),
+  a: ({ node: _node, ...props }) => (
+    <a {...props} target="_blank" rel="noopener noreferrer" referrerPolicy="no-referrer" className="underline" />
+  ),
+  img: ({ src, alt }) => <ModelImage src={src} alt={alt} />,
+};
+
 function MarkdownContent({ text }: { text: string }) {
   const highlightPlugins = useCodeHighlighter(mayHaveCodeBlock(text));
+  const content = useMemo(
+    () => markdownToReact(text, components, highlightPlugins ?? undefined),
+    [text, highlightPlugins],
+  );
   return (
     <div className="markdown min-w-0 leading-relaxed [overflow-wrap:anywhere]" data-testid="markdown">
-      <ReactMarkdown
-        remarkPlugins={remarkPlugins}
-        rehypePlugins={highlightPlugins ?? noPlugins}
-        components={{
-          pre: CodeBlock,
-          table: ({ node: _node, ...props }) => (
-            <div className="my-2 overflow-x-auto">
-              <table {...props} />
-            </div>
-          ),
-          a: ({ node: _node, ...props }) => (
-            <a
-              {...props}
-              target="_blank"
-              rel="noopener noreferrer"
-              referrerPolicy="no-referrer"
-              className="underline"
-            />
-          ),
-          img: ({ src, alt }) => <ModelImage src={src} alt={alt} />,
-        }}
-      >
-        {text}
-      </ReactMarkdown>
+      {content}
     </div>
   );
 }
