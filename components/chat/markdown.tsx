@@ -6,13 +6,15 @@
 // write), so an image is never loaded from a URL it names: that request alone could carry chat data
 // to a stranger. Such an image shows as a link the user may choose to open; only data: images (no
 // request) are drawn. The CSP's img-src (server/security-headers.ts) enforces the same in the browser.
-// Parsed again only when the text changes (memo); a streaming answer's at most once a frame.
+// Parsed again only when the text changes (memo); a streaming answer's at most once a frame, and
+// only its last block.
 import { memo, useMemo, useState, type ComponentProps, type ReactNode } from "react";
 
 import { CheckIcon, CopyIcon } from "@/components/ui/icons.tsx";
 
 import { useCodeHighlighter } from "./code-highlighter.ts";
 import { copyText } from "./copy-text.ts";
+import { settledBlocks } from "./markdown-blocks.ts";
 import { INLINE_IMAGE, markdownToReact, type MarkdownComponents } from "./markdown-to-react.ts";
 import { useFrameThrottled } from "./use-frame-throttled.ts";
 
@@ -107,22 +109,39 @@ const components: MarkdownComponents = {
   img: ({ src, alt }) => <ModelImage src={src} alt={alt} />,
 };
 
-function MarkdownContent({ text }: { text: string }) {
+/** One piece of Markdown's elements, parsed again only when its text changes. */
+const MarkdownBlock = memo(function MarkdownBlock({ text }: { text: string }) {
   const highlightPlugins = useCodeHighlighter(mayHaveCodeBlock(text));
-  const content = useMemo(
-    () => markdownToReact(text, components, highlightPlugins ?? undefined),
-    [text, highlightPlugins],
-  );
+  return useMemo(() => markdownToReact(text, components, highlightPlugins ?? undefined), [text, highlightPlugins]);
+});
+
+function MarkdownFrame({ children }: { children: ReactNode }) {
   return (
     <div className="markdown min-w-0 leading-relaxed [overflow-wrap:anywhere]" data-testid="markdown">
-      {content}
+      {children}
     </div>
   );
 }
 
-export const Markdown = memo(MarkdownContent);
+export const Markdown = memo(function Markdown({ text }: { text: string }) {
+  return (
+    <MarkdownFrame>
+      <MarkdownBlock text={text} />
+    </MarkdownFrame>
+  );
+});
 
-/** The streaming answer's text: parsed again at most once per animation frame. */
+/**
+ * The streaming answer's text: parsed again at most once per animation frame, and then only its
+ * last block (markdown-blocks.ts); the blocks before it keep their elements.
+ */
 export function LiveMarkdown({ text }: { text: string }) {
-  return <Markdown text={useFrameThrottled(text)} />;
+  const blocks = settledBlocks(useFrameThrottled(text));
+  return (
+    <MarkdownFrame>
+      {blocks.map((block, index) => (
+        <MarkdownBlock key={index} text={block} />
+      ))}
+    </MarkdownFrame>
+  );
 }
