@@ -15,7 +15,7 @@ function load(): void {
   loading ??= import("rehype-highlight").then(
     ({ default: rehypeHighlight }) => {
       // Made once: rehype-highlight builds its lowlight instance (registering every language) each
-      // time the plugin is attached; made once, one processor serves every message (markdown-to-react.ts).
+      // time the plugin is attached, and one processor then serves every message (markdown-to-react.ts).
       const highlight = rehypeHighlight({ detect: false });
       plugins = [() => highlight];
       for (const listener of listeners) listener();
