@@ -44,6 +44,12 @@ describe("settledBlocks", () => {
     expect(settledBlocks("A claim[^1].\n\nMore.\n\n[^1]: Source.")).toHaveLength(1);
   });
 
+  // Quadratic before: a reference-definition pattern that could run over line ends took 2.7 s here.
+  it("takes time in proportion to the text, whatever a model writes", { timeout: 2_000 }, () => {
+    const text = "[abc def\n".repeat(20_000) + "\nEnd";
+    expect(settledBlocks(text)).toEqual(["[abc def\n".repeat(20_000) + "\n", "End"]);
+  });
+
   it("renders a streamed answer the same, block by block, at every length", () => {
     const answer =
       "## Plan\n\n1. one\n2. two\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n> quoted\n\n```py\nprint(1)\n\n```\n\nDone **now**.";

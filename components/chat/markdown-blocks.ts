@@ -9,7 +9,7 @@
 // own (a "loose" list), joined when the answer is complete.
 
 const FENCE = /^ {0,3}(`{3,}|~{3,})/;
-const TIES_BLOCKS = /^ {0,3}\[[^\]]+\]:|\[\^/m;
+const TIES_BLOCKS = /^ {0,3}\[[^\]\n]+\]:|\[\^/m; // one line each: no backtracking across the text
 
 /** The text cut at every point no later text can change; the last block is the one still growing. */
 export function settledBlocks(text: string): string[] {
