@@ -42,7 +42,7 @@ describe("markdownToReact", () => {
     expect(html("[link](data:image/png;base64,iVBORw0KGgo=)")).toContain('href=""');
   });
 
-  it("runs the rehype plugins it is given, with one processor per plugin list", () => {
+  it("runs the rehype plugins it is given, also on the processor it kept for that plugin list", () => {
     const highlight = rehypeHighlight({ detect: false });
     const plugins: RehypePlugins = [() => highlight];
     const code = "```js\nconst x = 1;\n```";

@@ -70,6 +70,9 @@ function safeUrl(url: string, attribute: string, tagName: string): string {
   return defaultUrlTransform(url);
 }
 
+/** Each attribute that holds a URL, with the elements it is a URL on (null: every element). */
+const URL_ATTRIBUTES = Object.entries(urlAttributes);
+
 /** Raw HTML becomes its text; URL attributes keep only safe URLs. */
 function disarm(tree: Root): void {
   visit(tree, (node, index, parent) => {
@@ -78,7 +81,7 @@ function disarm(tree: Root): void {
       return;
     }
     if (node.type !== "element") return;
-    for (const [attribute, tags] of Object.entries(urlAttributes)) {
+    for (const [attribute, tags] of URL_ATTRIBUTES) {
       if (!Object.hasOwn(node.properties, attribute)) continue;
       if (tags !== null && !tags.includes(node.tagName)) continue;
       node.properties[attribute] = safeUrl(String(node.properties[attribute] ?? ""), attribute, node.tagName);

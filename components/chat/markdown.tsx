@@ -1,11 +1,12 @@
 "use client";
 // An answer's text as Markdown (GitHub flavour): code blocks highlighted (the highlighter is fetched
 // when a message first has code: code-highlighter.ts), each with a copy button.
-// Raw HTML in model output is not rendered (shown as text: markdown-to-react.ts), links open in a new tab with
-// no opener and no referrer. Model output is untrusted (a tool result can tell the model what to
-// write), so an image is never loaded from a URL it names: that request alone could carry chat data
-// to a stranger. Such an image shows as a link the user may choose to open; only data: images (no
-// request) are drawn. The CSP's img-src (server/security-headers.ts) enforces the same in the browser.
+// Raw HTML in model output is not rendered (shown as text: markdown-to-react.ts), links open in a
+// new tab with no opener and no referrer. Model output is untrusted (a tool result can tell the
+// model what to write), so an image is never loaded from a URL it names: that request alone could
+// carry chat data to a stranger. Such an image shows as a link the user may choose to open; only
+// inline data: pictures (no request) are drawn. The CSP's img-src (server/security-headers.ts)
+// enforces the same in the browser.
 // Parsed again only when the text changes (memo); a streaming answer's at most once a frame, and
 // only its last block.
 import { memo, useMemo, useState, type ComponentProps, type ReactNode } from "react";
