@@ -17,10 +17,10 @@
 import type { APIRequestContext, Page } from "@playwright/test";
 
 import { TOOLS_OPEN_COOKIE } from "../components/chat/tools-open-cookie.ts";
-import { ComposerPickers } from "../e2e/pages/composer-pickers.ts";
+import { ChatPage } from "../e2e/pages/chat-page.ts";
 import { LAN_APP_URL } from "../e2e/support/config.ts";
 import { scriptFakeReply } from "../e2e/support/fake-provider-control.ts";
-import { test } from "../e2e/support/fixtures.ts";
+import { expect, test } from "../e2e/support/fixtures.ts";
 import { trpcMutationWhenIdle, trpcQuery } from "../e2e/support/trpc-http.ts";
 import { startManyToolsServer, TOOLS_PER_CONNECTOR, type ManyToolsServer } from "./many-tools-server.ts";
 
@@ -120,16 +120,16 @@ async function busyWhileStreaming(
   chunkSize: number,
   skipMs: number,
 ): Promise<number> {
+  const chat = new ChatPage(page);
   await page.goto(`/s/${chatId}`);
-  await new ComposerPickers(page).chooseModel("openai:gpt-5.1");
+  await chat.chooseModel("openai:gpt-5.1");
   await scriptFakeReply(page.request, "openai", {
     forMessage: message,
     steps: [{ type: "text", text: answer, chunkSize }],
     delayMs: 100,
   });
-  await page.getByLabel("Message", { exact: true }).fill(message);
-  await page.getByLabel("Message", { exact: true }).press("Enter");
-  await page.getByTestId("assistant-turn").last().getByText("streamed words").first().waitFor();
+  await chat.send(message);
+  await chat.lastAnswer().getByText("streamed words").first().waitFor();
   await page.waitForTimeout(skipMs);
   const cdp = await page.context().newCDPSession(page);
   await cdp.send("Performance.enable");
@@ -139,8 +139,8 @@ async function busyWhileStreaming(
   await page.waitForTimeout(5_000);
   const busy = ((await taskTime()) - before) / 5;
   await cdp.detach();
-  await page.getByRole("button", { name: "Stop", exact: true }).click();
-  await page.getByTestId("assistant-turn").last().and(page.locator(":not([data-status=streaming])")).waitFor();
+  await chat.stop();
+  await expect(chat.lastAnswer()).not.toHaveAttribute("data-status", "streaming");
   return busy;
 }
 
