@@ -45,10 +45,17 @@ function isAtPageEnd(): boolean {
  */
 function useFollowLiveAnswer(isStreaming: boolean, conversation: RefObject<HTMLElement | null>) {
   const isFollowing = useRef<boolean | null>(null); // null until the first render decided
+  // Where the page itself last put the scroll position: its own scrolls report scroll events later,
+  // in a frame where the answer may already have grown below, and must not count as the reader's.
+  const ownScrollY = useRef<number | null>(null);
   const [isAway, setIsAway] = useState(false);
+  const scrollToEnd = useCallback(() => {
+    window.scrollTo({ top: document.documentElement.scrollHeight });
+    ownScrollY.current = window.scrollY;
+  }, []);
   useEffect(() => {
     const onScroll = () => {
-      if (isFollowing.current === null) return;
+      if (isFollowing.current === null || window.scrollY === ownScrollY.current) return;
       isFollowing.current = isAtPageEnd();
       setIsAway(!isFollowing.current);
     };
@@ -56,19 +63,22 @@ function useFollowLiveAnswer(isStreaming: boolean, conversation: RefObject<HTMLE
     return () => window.removeEventListener("scroll", onScroll);
   }, []);
   useEffect(() => {
-    if (isFollowing.current === null) isFollowing.current = isStreaming;
+    if (isFollowing.current === null) {
+      isFollowing.current = isStreaming;
+      ownScrollY.current = window.scrollY; // where the page opened (exchange-window.tsx lands it)
+    }
     const element = conversation.current;
     if (!isStreaming || !element) return;
     const follow = new ResizeObserver(() => {
-      if (isFollowing.current) window.scrollTo({ top: document.documentElement.scrollHeight });
+      if (isFollowing.current) scrollToEnd();
     });
     follow.observe(element); // also reports the size it has now: a page opened mid-answer lands
     return () => follow.disconnect();
-  }, [isStreaming, conversation]);
+  }, [isStreaming, conversation, scrollToEnd]);
   const jumpToLatest = () => {
     isFollowing.current = true;
     setIsAway(false);
-    window.scrollTo({ top: document.documentElement.scrollHeight });
+    scrollToEnd();
   };
   return { isJumpShown: isStreaming && isAway, jumpToLatest };
 }
