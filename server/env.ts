@@ -64,6 +64,7 @@ const schema = z
     PORT: port(3000),
     PATCHBAY_WORKERS: z.coerce.number({ error: "must be a whole number" }).int().min(1).max(64).default(1),
     DATABASE_POOL_SIZE: z.coerce.number({ error: "must be a whole number" }).int().min(2).max(200).default(10),
+    DATABASE_PREPARED_STATEMENTS: booleanFlag(true),
     AUTH_URL: optionalUrl,
     AUTH_SECRET: optionalString.pipe(
       z.string().min(32, { error: "must be at least 32 characters (try: openssl rand -base64 33)" }).optional(),

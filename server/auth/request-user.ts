@@ -11,14 +11,18 @@ import type { SqlPool } from "../db/client.ts";
 import { isDatabaseUnavailable } from "../database-unavailable.ts";
 import { AppError } from "../errors.ts";
 import { SESSION_MAX_AGE_SECONDS, SESSION_UPDATE_AGE_SECONDS } from "./session-ages.ts";
+import { runStatement, statement } from "../db/statements.ts";
 
 export type SessionUser = { id: string; name: string | null; email: string | null; image: string | null };
 
 /** Auth.js's session cookie, plain and on HTTPS (`__Secure-`). */
 export const SESSION_COOKIES = ["authjs.session-token", "__Secure-authjs.session-token"];
 
-const SESSION_SQL = `SELECT s.expires, u.id, u.name, u.email, u.image
-  FROM "Session" s JOIN "User" u ON u.id = s."userId" WHERE s."sessionToken" = $1`;
+const SESSION_SQL = statement(
+  "session_user",
+  `SELECT s.expires, u.id, u.name, u.email, u.image
+  FROM "Session" s JOIN "User" u ON u.id = s."userId" WHERE s."sessionToken" = $1`,
+);
 
 type SessionRow = { expires: Date; id: string; name: string | null; email: string | null; image: string | null };
 
@@ -51,7 +55,7 @@ export async function readSessionUser(
 ): Promise<SessionUser | null> {
   let row: SessionRow | undefined;
   try {
-    row = (await pool.query<SessionRow>(SESSION_SQL, [token])).rows[0];
+    row = (await runStatement<SessionRow>(pool, SESSION_SQL, [token])).rows[0];
   } catch (error) {
     if (isDatabaseUnavailable(error)) throw new AppError("unavailable:database", undefined, { cause: error });
     throw error;

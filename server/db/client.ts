@@ -12,8 +12,9 @@
 import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
 
-import { startEmbeddedPostgres } from "./embedded-postgres.ts";
+import { isEmbeddedUrl, startEmbeddedPostgres } from "./embedded-postgres.ts";
 import { applyMigrations } from "./migrate.ts";
+import { runUnnamed } from "./statements.ts";
 import { env } from "../env.ts";
 import { PrismaClient } from "../generated/prisma/client.ts";
 
@@ -39,7 +40,10 @@ async function openDatabase(): Promise<DbState> {
   const embedded = env.DATABASE_URL ? undefined : await startEmbeddedPostgres(env.PATCHBAY_DATA_DIR);
   const url = env.DATABASE_URL ?? embedded!.url;
   await applyMigrations(url);
-  const client = createDbClient(url, { max: embedded ? 4 : env.DATABASE_POOL_SIZE });
+  const client = createDbClient(url, {
+    max: embedded ? 4 : env.DATABASE_POOL_SIZE,
+    namedStatements: env.DATABASE_PREPARED_STATEMENTS,
+  });
   return {
     client,
     url,
@@ -98,11 +102,14 @@ export async function closeDb(): Promise<void> {
 
 /**
  * A client (and its pool, see poolOf) for an explicit URL, without the process-wide state: for tests,
- * benches and CLI tools. `$disconnect()` ends the pool too.
+ * benches and CLI tools. `$disconnect()` ends the pool too. `namedStatements` (default true): the
+ * hot path's statements are prepared once per connection (statements.ts); never on an embedded
+ * database, whose connections share one backend.
  */
-export function createDbClient(url: string, options: { max?: number } = {}): PrismaClient {
+export function createDbClient(url: string, options: { max?: number; namedStatements?: boolean } = {}): PrismaClient {
   const pool = openPool(url, options.max ?? 10);
   const stream = openPool(url, STREAM_POOL_SIZE);
+  if (options.namedStatements === false || isEmbeddedUrl(url)) for (const each of [pool, stream]) runUnnamed(each);
   const endRequestPool = pool.end.bind(pool);
   // Prisma's $disconnect ends the request pool; the streaming pool goes with it.
   pool.end = async () => {

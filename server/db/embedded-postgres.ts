@@ -42,6 +42,19 @@ async function acquireLock(lockPath: string): Promise<void> {
   throw new Error(`Could not lock the embedded database at ${lockPath}.`);
 }
 
+/** The URLs this process serves an embedded database on (process-wide: Next.js may load this module twice). */
+const servedUrls: Set<string> = ((globalThis as { patchbayEmbeddedUrls?: Set<string> }).patchbayEmbeddedUrls ??=
+  new Set());
+
+/**
+ * Whether `url` is an embedded database of this process. Its socket server puts every connection on
+ * the one PGlite backend, so what a connection leaves in its session (a prepared statement's name)
+ * is seen by the others (statements.ts).
+ */
+export function isEmbeddedUrl(url: string): boolean {
+  return servedUrls.has(url);
+}
+
 /** Opens (creating if needed) the database in `<dataDir>/pglite` and serves it on 127.0.0.1. */
 export async function startEmbeddedPostgres(dataDir: string): Promise<EmbeddedPostgres> {
   const folder = path.resolve(dataDir, "pglite");
@@ -60,9 +73,11 @@ export async function startEmbeddedPostgres(dataDir: string): Promise<EmbeddedPo
     throw error;
   }
   const url = `postgresql://postgres@${server.getServerConn()}/postgres?sslmode=disable`;
+  servedUrls.add(url);
   return {
     url,
     close: async () => {
+      servedUrls.delete(url);
       await server.stop();
       await db.close();
       await rm(lockPath, { force: true });

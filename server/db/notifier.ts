@@ -12,6 +12,7 @@ import { EventEmitter } from "node:events";
 import pg from "pg";
 
 import { poolOf, type Db } from "./client.ts";
+import { runStatement, statement } from "./statements.ts";
 
 export const CHANNELS = {
   sessionEvents: "patchbay_session_events",
@@ -112,6 +113,11 @@ export function notifyOthers(pool: pg.Pool, channel: Channel, payload: string): 
   if (!outbox.isSending) void sendQueued(pool, outbox);
 }
 
+const NOTIFY_ALL_SQL = statement(
+  "notify_all",
+  "SELECT count(pg_notify(c, p)) FROM unnest($1::text[], $2::text[]) AS n(c, p)",
+);
+
 async function sendQueued(pool: pg.Pool, outbox: Outbox): Promise<void> {
   outbox.isSending = true;
   try {
@@ -119,9 +125,7 @@ async function sendQueued(pool: pg.Pool, outbox: Outbox): Promise<void> {
       const batch = [...outbox.queued].flatMap(([channel, payloads]) => [...payloads].map((p) => [channel, p]));
       outbox.queued.clear();
       const [channels, payloads] = [batch.map(([channel]) => channel), batch.map(([, payload]) => payload)];
-      await pool
-        .query("SELECT count(pg_notify(c, p)) FROM unnest($1::text[], $2::text[]) AS n(c, p)", [channels, payloads])
-        .catch(() => undefined); // waiters poll as well: a lost notification costs latency, not data
+      await runStatement(pool, NOTIFY_ALL_SQL, [channels, payloads]).catch(() => undefined); // waiters poll as well: a lost notification costs latency, not data
     }
   } finally {
     outbox.isSending = false;

@@ -19,6 +19,7 @@ import type pg from "pg";
 import { isDatabaseUnavailable } from "../database-unavailable.ts";
 import { streamPoolOf, type Db, type SqlPool } from "../db/client.ts";
 import { DELTA_OUTAGE_BUDGET_MS, deliverOn, type AppendedRow, type EventInput } from "./event-log.ts";
+import { runStatement, statement } from "../db/statements.ts";
 
 /** An event to store: numbered ones carry the id and time they were published with. */
 export type DeltaEvent = EventInput & { id?: string; createdAt?: Date };
@@ -179,8 +180,15 @@ async function writeDeltas(client: pg.PoolClient, taken: [string, QueuedDeltas][
       `{"ord":${ord},"messageId":${JSON.stringify(messageId)},"sessionId":${JSON.stringify(entry.sessionId)},` +
       `"turnId":${JSON.stringify(entry.turnId)},"parts":${entry.parts},"events":[${entry.events.join(",")}]}`,
   );
-  const { rows } = await client.query<AppendedRow & { sessionId: string }>(
-    `WITH input AS (
+  const { rows } = await runStatement<AppendedRow & { sessionId: string }>(client, WRITE_DELTAS_SQL, [
+    `[${input.join(",")}]`,
+  ]);
+  return rows;
+}
+
+const WRITE_DELTAS_SQL = statement(
+  "write_deltas",
+  `WITH input AS (
       SELECT * FROM jsonb_to_recordset($1::jsonb)
         AS x("ord" int, "messageId" text, "sessionId" text, "turnId" text, "parts" jsonb, "events" jsonb)
     ), updated AS (
@@ -203,7 +211,4 @@ async function writeDeltas(client: pg.PoolClient, taken: [string, QueuedDeltas][
         FROM appended a WHERE a."sessionId" = s."sessionId") AS "appendedEvents",
       (SELECT max(id)::text FROM "SessionEvent" e WHERE e."sessionId" = s."sessionId") AS "previousEventId"
     FROM (SELECT DISTINCT "sessionId" FROM input) s`,
-    [`[${input.join(",")}]`],
-  );
-  return rows;
-}
+);

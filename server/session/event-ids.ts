@@ -12,6 +12,7 @@
 import type { SqlPool } from "../db/client.ts";
 import { retryWhileDatabaseUnavailable } from "./database-retry.ts";
 import { lastEventSeen } from "./event-log.ts";
+import { runStatement, statement } from "../db/statements.ts";
 
 /** How many ids the request's bookkeeping reserves, and a refill fetches. */
 export const RESERVED_IDS = 64;
@@ -21,6 +22,8 @@ const REFILL_BELOW = 16;
 /** SQL: `count` fresh ids of the event log's sequence, as the column "id" (bigint). */
 export const nextEventIdsSql = (count: string) =>
   `SELECT nextval(pg_get_serial_sequence('"SessionEvent"', 'id')) AS id FROM generate_series(1, ${count})`;
+
+const RESERVE_IDS_SQL = statement("reserve_event_ids", nextEventIdsSql(String(RESERVED_IDS)));
 
 export class EventIdReservation {
   private ids: bigint[];
@@ -71,7 +74,7 @@ export class EventIdReservation {
   /** The refill under way, or a new one. */
   private startRefill(): Promise<void> {
     return (this.refilling ??= retryWhileDatabaseUnavailable(() =>
-      this.pool.query<{ id: string }>(nextEventIdsSql(String(RESERVED_IDS))),
+      runStatement<{ id: string }>(this.pool, RESERVE_IDS_SQL, []),
     )
       .then(({ rows }) => {
         const fresh = rows.map((row) => BigInt(row.id)).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));

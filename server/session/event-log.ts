@@ -24,6 +24,7 @@ import { EventEmitter } from "node:events";
 import { poolOf, type Db, type SqlPool } from "../db/client.ts";
 import { CHANNELS, notifyOthers } from "../db/notifier.ts";
 import type { SessionEventDto, SessionEventType } from "./event-types.ts";
+import { runStatement, statement } from "../db/statements.ts";
 
 export type EventInput = {
   type: SessionEventType;
@@ -162,17 +163,23 @@ export async function appendEvent(
   return ids[0]!;
 }
 
+const APPEND_EVENTS_SQL = statement(
+  "append_events",
+  `WITH ${appendEventsCtes({ sessionId: "$1::text", turnId: "$2::text", events: "$3::jsonb" })}
+  SELECT ${appendedColumns("$1::text")}`,
+);
+
 /** Appends events of one turn, in order, in one statement (as appendEvent); their ids. */
 export async function appendEvents(
   db: Db,
   batch: { sessionId: string; turnId?: string | null; events: EventInput[] },
 ): Promise<string[]> {
   if (batch.events.length === 0) return [];
-  const { rows } = await poolOf(db).query<AppendedRow>(
-    `WITH ${appendEventsCtes({ sessionId: "$1::text", turnId: "$2::text", events: "$3::jsonb" })}
-    SELECT ${appendedColumns("$1::text")}`,
-    [batch.sessionId, batch.turnId ?? null, JSON.stringify(batch.events)],
-  );
+  const { rows } = await runStatement<AppendedRow>(poolOf(db), APPEND_EVENTS_SQL, [
+    batch.sessionId,
+    batch.turnId ?? null,
+    JSON.stringify(batch.events),
+  ]);
   deliverAppended(db, batch.sessionId, rows[0]);
   return rows[0]!.appendedEvents.map((event) => event.id);
 }

@@ -3,18 +3,21 @@
 // lastEventId gives every event exactly once.
 import { poolOf, type Db } from "../db/client.ts";
 import type { SessionEventDto } from "./event-types.ts";
+import { runStatement, statement } from "../db/statements.ts";
 
 /** How many events one read returns at the most; a reader that gets a full page reads again. */
 export const EVENT_PAGE_SIZE = 500;
 
 type EventRow = Omit<SessionEventDto, "type"> & { type: string };
 
+const EVENTS_AFTER_SQL = statement(
+  "events_after",
+  `SELECT id::text AS id, "sessionId", "turnId", "type", "data", "createdAt" AT TIME ZONE 'UTC' AS "createdAt"
+  FROM "SessionEvent" WHERE "sessionId" = $1 AND id > $2::bigint ORDER BY "SessionEvent".id LIMIT ${EVENT_PAGE_SIZE}`,
+);
+
 /** The session's next page of events after `afterId` (all of them from the start when null), oldest first. */
 export async function readEventsAfter(db: Db, sessionId: string, afterId: string | null): Promise<SessionEventDto[]> {
-  const { rows } = await poolOf(db).query<EventRow>(
-    `SELECT id::text AS id, "sessionId", "turnId", "type", "data", "createdAt" AT TIME ZONE 'UTC' AS "createdAt"
-    FROM "SessionEvent" WHERE "sessionId" = $1 AND id > $2::bigint ORDER BY "SessionEvent".id LIMIT ${EVENT_PAGE_SIZE}`,
-    [sessionId, afterId ?? "0"],
-  );
+  const { rows } = await runStatement<EventRow>(poolOf(db), EVENTS_AFTER_SQL, [sessionId, afterId ?? "0"]);
   return rows as SessionEventDto[];
 }

@@ -11,6 +11,7 @@ import { nextEventIdsSql, RESERVED_IDS, type EventIdReservation } from "./event-
 import { appendedColumns, deliverAppended, publishHere, type AppendedRow, type EventInput } from "./event-log.ts";
 import type { TurnSpec } from "./turn-spec.ts";
 import { NEXT_SEQ, NOW } from "./turn-sql.ts";
+import { runStatement, statement } from "../db/statements.ts";
 
 /** The two events a model request starts with (recordRequestStart stores them), in order. */
 export function requestStartEvents(request: {
@@ -62,49 +63,20 @@ export async function recordRequestStart(
   const overlayRevision = request.overlayRevision ?? 0;
   const overlays = request.overlays && !isEmptyReport(request.overlays) ? request.overlays : null;
   const events = requestStartEvents(request);
-  const { rows } = await poolOf(db).query<AppendedRow & { reservedIds: string[] }>(
-    `WITH request AS (
-      INSERT INTO "TurnRequest" ("id", "turnId", "index", "toolsRevision", "toolNames", "overlayRevision",
-        "overlays", "startedAt")
-      VALUES ($1::text, $2::text, $3::int, $4::int, $5::jsonb, $10::int, $11::jsonb, ${NOW})
-      RETURNING "id"
-    ), message AS (
-      INSERT INTO "Message" ("id", "sessionId", "turnId", "seq", "role", "parts", "createdAt", "updatedAt")
-      VALUES ($6::text, $7::text, $2::text, ${NEXT_SEQ("$7::text")}, 'assistant'::"MessageRole", '[]'::jsonb,
-        ${NOW}, ${NOW})
-      RETURNING "id"
-    ), stepped AS (
-      UPDATE "Turn" SET "stepCount" = $3::int + 1 WHERE id = $2::text RETURNING "id"
-    ), ids AS MATERIALIZED (
-      SELECT unnest($12::bigint[]) AS id
-      UNION ALL (${nextEventIdsSql("2 + $9::int")} WHERE $12::bigint[] IS NULL)
-    ),
-    ranked AS MATERIALIZED (SELECT id, row_number() OVER (ORDER BY id) AS ord FROM ids),
-    appended AS (
-      INSERT INTO "SessionEvent" ("id", "sessionId", "turnId", "type", "data", "createdAt")
-      SELECT ranked.id, $7::text, $2::text, e.value ->> 'type', e.value -> 'data', ${NOW}
-      FROM jsonb_array_elements($8::jsonb) WITH ORDINALITY AS e(value, ord) JOIN ranked ON ranked.ord = e.ord
-      ORDER BY e.ord
-      RETURNING id, "sessionId", "turnId", "type", "data", "createdAt"
-    )
-    SELECT (SELECT count(*) FROM request) AS requests, (SELECT count(*) FROM message) AS messages,
-      (SELECT count(*) FROM stepped) AS stepped, ${appendedColumns("$7::text")},
-      (SELECT COALESCE(json_agg(id::text ORDER BY id), '[]') FROM ranked WHERE ord > 2) AS "reservedIds"`,
-    [
-      requestId,
-      request.turnId,
-      index,
-      toolsRevision,
-      JSON.stringify(toolNames),
-      messageId,
-      request.sessionId,
-      JSON.stringify(events),
-      request.reserveIds ?? 0,
-      overlayRevision,
-      overlays ? JSON.stringify(overlays) : null,
-      request.eventIds ? [...request.eventIds] : null,
-    ],
-  );
+  const { rows } = await runStatement<AppendedRow & { reservedIds: string[] }>(poolOf(db), REQUEST_START_SQL, [
+    requestId,
+    request.turnId,
+    index,
+    toolsRevision,
+    JSON.stringify(toolNames),
+    messageId,
+    request.sessionId,
+    JSON.stringify(events),
+    request.reserveIds ?? 0,
+    overlayRevision,
+    overlays ? JSON.stringify(overlays) : null,
+    request.eventIds ? [...request.eventIds] : null,
+  ]);
   deliverAppended(db, request.sessionId, rows[0]);
   return rows[0]!.reservedIds;
 }
@@ -168,3 +140,34 @@ export function startRequest(
   );
   return { ids, published: eventIds ? Promise.resolve() : stored, stored };
 }
+
+const REQUEST_START_SQL = statement(
+  "request_start",
+  `WITH request AS (
+      INSERT INTO "TurnRequest" ("id", "turnId", "index", "toolsRevision", "toolNames", "overlayRevision",
+        "overlays", "startedAt")
+      VALUES ($1::text, $2::text, $3::int, $4::int, $5::jsonb, $10::int, $11::jsonb, ${NOW})
+      RETURNING "id"
+    ), message AS (
+      INSERT INTO "Message" ("id", "sessionId", "turnId", "seq", "role", "parts", "createdAt", "updatedAt")
+      VALUES ($6::text, $7::text, $2::text, ${NEXT_SEQ("$7::text")}, 'assistant'::"MessageRole", '[]'::jsonb,
+        ${NOW}, ${NOW})
+      RETURNING "id"
+    ), stepped AS (
+      UPDATE "Turn" SET "stepCount" = $3::int + 1 WHERE id = $2::text RETURNING "id"
+    ), ids AS MATERIALIZED (
+      SELECT unnest($12::bigint[]) AS id
+      UNION ALL (${nextEventIdsSql("2 + $9::int")} WHERE $12::bigint[] IS NULL)
+    ),
+    ranked AS MATERIALIZED (SELECT id, row_number() OVER (ORDER BY id) AS ord FROM ids),
+    appended AS (
+      INSERT INTO "SessionEvent" ("id", "sessionId", "turnId", "type", "data", "createdAt")
+      SELECT ranked.id, $7::text, $2::text, e.value ->> 'type', e.value -> 'data', ${NOW}
+      FROM jsonb_array_elements($8::jsonb) WITH ORDINALITY AS e(value, ord) JOIN ranked ON ranked.ord = e.ord
+      ORDER BY e.ord
+      RETURNING id, "sessionId", "turnId", "type", "data", "createdAt"
+    )
+    SELECT (SELECT count(*) FROM request) AS requests, (SELECT count(*) FROM message) AS messages,
+      (SELECT count(*) FROM stepped) AS stepped, ${appendedColumns("$7::text")},
+      (SELECT COALESCE(json_agg(id::text ORDER BY id), '[]') FROM ranked WHERE ord > 2) AS "reservedIds"`,
+);

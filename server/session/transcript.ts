@@ -16,6 +16,7 @@ import {
   type TextPart,
   type ToolResultPart,
 } from "../core/canonical.ts";
+import { runStatement, statement } from "../db/statements.ts";
 
 /** The metadata of a user message replaced by an edit: the id of the message that replaced it. */
 export type ReplacedMetadata = { replacedBy: string };
@@ -56,13 +57,11 @@ export async function loadTurnHistory(
   db: Db,
   turn: { id: string; sessionId: string; historySeq: number },
 ): Promise<CanonicalMessage[]> {
-  const { rows } = await poolOf(db).query<HistoryRow>(
-    `SELECT m."id", m."role", m."parts", m."turnId", m."metadata"
-    FROM "Message" m LEFT JOIN "Turn" t ON t."id" = m."turnId"
-    WHERE m."sessionId" = $1 AND ((m."seq" <= $2 AND ${NOT_SUPERSEDED_SQL}) OR m."turnId" = $3)
-    ORDER BY m."seq"`,
-    [turn.sessionId, turn.historySeq, turn.id],
-  );
+  const { rows } = await runStatement<HistoryRow>(poolOf(db), TURN_HISTORY_SQL, [
+    turn.sessionId,
+    turn.historySeq,
+    turn.id,
+  ]);
   return historyFrom(rows);
 }
 
@@ -76,6 +75,14 @@ export const historyRowJsonSql = (m: string) =>
 
 /** SQL: message `m` (joined to its turn as `t`) is not of a superseded turn, so a model may be sent it. */
 export const NOT_SUPERSEDED_SQL = `(m."turnId" IS NULL OR t."status" <> 'superseded')`;
+
+const TURN_HISTORY_SQL = statement(
+  "turn_history",
+  `SELECT m."id", m."role", m."parts", m."turnId", m."metadata"
+  FROM "Message" m LEFT JOIN "Turn" t ON t."id" = m."turnId"
+  WHERE m."sessionId" = $1 AND ((m."seq" <= $2 AND ${NOT_SUPERSEDED_SQL}) OR m."turnId" = $3)
+  ORDER BY m."seq"`,
+);
 
 /** The messages a model is sent, from stored rows in sequence order (replaced user messages left out). */
 export function historyFrom(rows: HistoryRow[]): CanonicalMessage[] {

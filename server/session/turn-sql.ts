@@ -14,6 +14,7 @@ import { nextEventIdsSql, RESERVED_IDS } from "./event-ids.ts";
 import { overlaysFrom, overlaysJsonSql, type OverlayDto } from "./overlays.ts";
 import { historyFrom, historyRowJsonSql, NOT_SUPERSEDED_SQL, type HistoryRow } from "./transcript.ts";
 import type { TurnOpening } from "./turn-spec.ts";
+import { runStatement, statement } from "../db/statements.ts";
 
 export const NOW = `now() AT TIME ZONE 'UTC'`;
 export const NEXT_SEQ = (session: string) =>
@@ -30,7 +31,9 @@ export type StartedTurn = {
 };
 
 /** The statement of startTurnRows; its parameters are listed there. */
-const START_TURN_SQL = `WITH claimed AS (
+const START_TURN_SQL = statement(
+  "start_turn",
+  `WITH claimed AS (
     UPDATE "ChatSession" SET "activeTurnId" = $1::text, "provider" = $4::text, "model" = $5::text,
       "providerAccountId" = $6::text, "updatedAt" = ${NOW},
       "title" = CASE WHEN "title" = '${DEFAULT_SESSION_TITLE}' THEN $7::text ELSE "title" END
@@ -68,7 +71,8 @@ const START_TURN_SQL = `WITH claimed AS (
     prior."rows" AS "priorMessages", reserved.ids AS "eventIds", (SELECT count(*) FROM turn) AS turns,
     ${appendedColumns("$2::text")}
   FROM claimed CROSS JOIN message CROSS JOIN prior CROSS JOIN reserved
-    LEFT JOIN "Persona" persona ON persona.id = claimed."personaId"`;
+    LEFT JOIN "Persona" persona ON persona.id = claimed."personaId"`,
+);
 
 /**
  * Claims the session for a new turn (only if the owner's session has no active turn), records the
@@ -97,7 +101,7 @@ export async function startTurnRows(
 ): Promise<StartedTurn | null> {
   const userMessageId = newRowId();
   const started = { turnId: turn.id, provider: turn.provider, model: turn.model, userMessageId, restartOf: null };
-  const { rows } = await poolOf(db).query<AppendedRow & StartedRow>(START_TURN_SQL, [
+  const { rows } = await runStatement<AppendedRow & StartedRow>(poolOf(db), START_TURN_SQL, [
     turn.id,
     turn.sessionId,
     turn.ownerId,
@@ -160,8 +164,26 @@ export async function recordRequestEnd(
     message: { id: string; parts: unknown[]; events: EventInput[] } | null;
   },
 ): Promise<void> {
-  const { rows } = await poolOf(db).query<AppendedRow>(
-    `WITH message AS (
+  const { rows } = await runStatement<AppendedRow>(poolOf(db), REQUEST_END_SQL, [
+    end.requestId,
+    end.firstTokenAt,
+    end.finishReason,
+    end.usage.inputTokens ?? null,
+    end.usage.outputTokens ?? null,
+    end.turnId,
+    end.isFirstRequest,
+    end.message?.id ?? null,
+    end.message ? JSON.stringify(end.message.parts) : null,
+    end.sessionId,
+    JSON.stringify(end.message?.events ?? []),
+    end.durationMs,
+  ]);
+  deliverAppended(db, end.sessionId, rows[0]);
+}
+
+const REQUEST_END_SQL = statement(
+  "request_end",
+  `WITH message AS (
       UPDATE "Message" SET "parts" = $9::jsonb, "updatedAt" = ${NOW} WHERE id = $8::text AND $9::jsonb IS NOT NULL
       RETURNING "id"
     ), request AS (
@@ -176,23 +198,7 @@ export async function recordRequestEnd(
     ), ${appendEventsCtes({ sessionId: "$10::text", turnId: "$6::text", events: "$11::jsonb" })}
     SELECT (SELECT count(*) FROM message) AS messages, (SELECT count(*) FROM request) AS requests,
       (SELECT count(*) FROM turn) AS turns, ${appendedColumns("$10::text")}`,
-    [
-      end.requestId,
-      end.firstTokenAt,
-      end.finishReason,
-      end.usage.inputTokens ?? null,
-      end.usage.outputTokens ?? null,
-      end.turnId,
-      end.isFirstRequest,
-      end.message?.id ?? null,
-      end.message ? JSON.stringify(end.message.parts) : null,
-      end.sessionId,
-      JSON.stringify(end.message?.events ?? []),
-      end.durationMs,
-    ],
-  );
-  deliverAppended(db, end.sessionId, rows[0]);
-}
+);
 
 /**
  * Ends a streaming turn with `end` (status, and error / usage when given), expires its pending tool
@@ -210,8 +216,22 @@ export async function finishTurnRows(
   },
 ): Promise<boolean> {
   const finished = { turnId: turn.id, status: end.status, error: end.error ?? null, usage: end.usage ?? null };
-  const { rows } = await poolOf(db).query<AppendedRow & { ended: string }>(
-    `WITH ended AS (
+  const { rows } = await runStatement<AppendedRow & { ended: string }>(poolOf(db), FINISH_TURN_SQL, [
+    turn.id,
+    turn.sessionId,
+    end.status,
+    end.error ? JSON.stringify(end.error) : null,
+    end.usage?.inputTokens ?? null,
+    end.usage?.outputTokens ?? null,
+    JSON.stringify(finished),
+  ]);
+  deliverAppended(db, turn.sessionId, rows[0]);
+  return Number(rows[0]?.ended) === 1;
+}
+
+const FINISH_TURN_SQL = statement(
+  "finish_turn",
+  `WITH ended AS (
       UPDATE "Turn" SET "status" = $3::"TurnStatus", "endedAt" = ${NOW}, "leaseOwner" = NULL, "leaseExpiresAt" = NULL,
         "error" = COALESCE($4::jsonb, "error"), "inputTokens" = COALESCE($5::int, "inputTokens"),
         "outputTokens" = COALESCE($6::int, "outputTokens")
@@ -237,16 +257,4 @@ export async function finishTurnRows(
     SELECT (SELECT count(*) FROM ended) AS ended, (SELECT count(*) FROM expired) AS expired,
       (SELECT count(*) FROM expired_questions) AS expired_questions,
       (SELECT count(*) FROM released) AS released, ${appendedColumns("$2::text")}`,
-    [
-      turn.id,
-      turn.sessionId,
-      end.status,
-      end.error ? JSON.stringify(end.error) : null,
-      end.usage?.inputTokens ?? null,
-      end.usage?.outputTokens ?? null,
-      JSON.stringify(finished),
-    ],
-  );
-  deliverAppended(db, turn.sessionId, rows[0]);
-  return Number(rows[0]?.ended) === 1;
-}
+);
