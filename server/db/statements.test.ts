@@ -3,7 +3,7 @@
 import { EventEmitter } from "node:events";
 
 import type pg from "pg";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 
 import { runStatement, runUnnamed, statement } from "./statements.ts";
 
@@ -48,5 +48,14 @@ describe("runStatement", () => {
     await runStatement(connection as unknown as pg.PoolClient, sql, [2]);
     expect(pool.configs).toEqual([{ text: "SELECT $1::int AS v", values: [1] }]);
     expect(connection.configs).toEqual([{ text: "SELECT $1::int AS v", values: [2] }]);
+  });
+
+  it("reads a mark another copy of the module set (Next.js may load a module twice in one process)", async () => {
+    vi.resetModules();
+    const other = await import("./statements.ts");
+    const pool = new RecordingPool();
+    other.runUnnamed(asPool(pool));
+    await runStatement(asPool(pool), sql, [3]);
+    expect(pool.configs).toEqual([{ text: "SELECT $1::int AS v", values: [3] }]);
   });
 });

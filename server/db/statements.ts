@@ -25,13 +25,18 @@ export function statement(name: string, text: string): Statement {
   return { name: `patchbay_${name}`, text };
 }
 
-/** Pools, and their connections, whose statements go unnamed. */
-const unnamed = new WeakSet<object>();
+/**
+ * Marks a pool, and each connection it opens, whose statements go unnamed. A mark on the object
+ * itself, under a registered symbol: Next.js may load this module more than once in a process, and
+ * every copy must read the mark another copy set.
+ */
+const UNNAMED = Symbol.for("patchbay.unnamedStatements");
+type Markable = { [UNNAMED]?: true };
 
 /** Makes `pool`'s connections run statements unnamed (see the top of this file). */
 export function runUnnamed(pool: pg.Pool): void {
-  unnamed.add(pool);
-  pool.on("connect", (client) => unnamed.add(client));
+  (pool as Markable)[UNNAMED] = true;
+  pool.on("connect", (client) => ((client as Markable)[UNNAMED] = true));
 }
 
 /** Runs `sql` on a pool or one of its connections, named unless that pool says otherwise. */
@@ -40,6 +45,6 @@ export function runStatement<Row extends pg.QueryResultRow>(
   sql: Statement,
   values: unknown[],
 ): Promise<pg.QueryResult<Row>> {
-  const config = unnamed.has(on) ? { text: sql.text, values } : { name: sql.name, text: sql.text, values };
+  const config = (on as Markable)[UNNAMED] ? { text: sql.text, values } : { name: sql.name, text: sql.text, values };
   return on.query<Row>(config);
 }
