@@ -113,6 +113,36 @@ export function ChatView({ sessionId, isToolsOpen }: { sessionId: string; isTool
   );
 }
 
+type ConversationProps = Parameters<typeof Conversation>[0];
+type ToolsProps = Parameters<typeof ChatToolsPanel>[0];
+
+/**
+ * The conversation and the Tools panel, each a Suspense boundary that React hydrates after the
+ * rest of the page. Their elements are kept while their props stay the same: a re-render of the
+ * page before they are hydrated (the event stream opening, a query answering) would otherwise make
+ * React hydrate them at once, in one task that blocks the page (120-200 ms for a long chat on the
+ * dev box) instead of in slices between frames.
+ */
+function useLateBoundaries({ onEdit, onRetry }: ConversationProps, tools: ToolsProps) {
+  const conversation = useMemo(
+    () => (
+      <Suspense>
+        <Conversation onEdit={onEdit} onRetry={onRetry} />
+      </Suspense>
+    ),
+    [onEdit, onRetry],
+  );
+  const toolsPanel = useMemo(
+    () => (
+      <Suspense>
+        <ChatToolsPanel {...tools} />
+      </Suspense>
+    ),
+    [tools],
+  );
+  return { conversation, toolsPanel };
+}
+
 type LoadedProps = PageFacts & {
   sessionId: string;
   initialToolsOpen: boolean;
@@ -144,15 +174,26 @@ const LoadedChat = memo(function LoadedChat(props: LoadedProps) {
     ? { turnId: streamingTurnId, revision: props.streamingOverlayRevision }
     : null;
   useChatShortcuts(stopStreaming);
-  const tools = {
-    sessionId,
-    toolsRevision: props.toolsRevision,
-    streaming: streamingTurnId ? { turnId: streamingTurnId, revision: props.streamingToolsRevision } : null,
-    keptChange,
-    onKeepChange: setKeptChange,
-    isOpen: isToolsOpen,
-    onOpenChange: setToolsOpen,
-  };
+  const { toolsRevision, streamingToolsRevision } = props;
+  const tools = useMemo(
+    () => ({
+      sessionId,
+      toolsRevision,
+      streaming: streamingTurnId ? { turnId: streamingTurnId, revision: streamingToolsRevision } : null,
+      keptChange,
+      onKeepChange: setKeptChange,
+      isOpen: isToolsOpen,
+      onOpenChange: setToolsOpen,
+    }),
+    [sessionId, toolsRevision, streamingTurnId, streamingToolsRevision, keptChange, isToolsOpen, setToolsOpen],
+  );
+  const { conversation, toolsPanel } = useLateBoundaries(
+    {
+      onEdit: streamingTurnId || actions.isSending ? undefined : edit,
+      onRetry: streamingTurnId || actions.isRestarting ? undefined : regenerate,
+    },
+    tools,
+  );
   return (
     <OverlayProvider value={overlayControls}>
       <div className="mx-auto flex w-full max-w-6xl flex-1 gap-4 px-3 py-4 sm:px-4">
@@ -162,12 +203,7 @@ const LoadedChat = memo(function LoadedChat(props: LoadedProps) {
           </div>
           <UsageMeter isServerKey={!!choice && !choice.accountId} />
           <h1 className="text-xl font-semibold [overflow-wrap:anywhere]">{props.title}</h1>
-          <Suspense>
-            <Conversation
-              onEdit={streamingTurnId || actions.isSending ? undefined : edit}
-              onRetry={streamingTurnId || actions.isRestarting ? undefined : regenerate}
-            />
-          </Suspense>
+          {conversation}
           <Notices stream={stream} error={actions.error} />
           <div className="sticky bottom-0 bg-white pb-2 dark:bg-zinc-950">
             <PinnedNotes streaming={streamingOverlays} revision={overlays.revision} error={overlays.error} />
@@ -184,9 +220,7 @@ const LoadedChat = memo(function LoadedChat(props: LoadedProps) {
             </Composer>
           </div>
         </main>
-        <Suspense>
-          <ChatToolsPanel {...tools} />
-        </Suspense>
+        {toolsPanel}
       </div>
     </OverlayProvider>
   );
