@@ -125,7 +125,8 @@ async function sendQueued(pool: pg.Pool, outbox: Outbox): Promise<void> {
       const batch = [...outbox.queued].flatMap(([channel, payloads]) => [...payloads].map((p) => [channel, p]));
       outbox.queued.clear();
       const [channels, payloads] = [batch.map(([channel]) => channel), batch.map(([, payload]) => payload)];
-      await runStatement(pool, NOTIFY_ALL_SQL, [channels, payloads]).catch(() => undefined); // waiters poll as well: a lost notification costs latency, not data
+      // Waiters poll as well: a lost notification costs latency, not data.
+      await runStatement(pool, NOTIFY_ALL_SQL, [channels, payloads]).catch(() => undefined);
     }
   } finally {
     outbox.isSending = false;

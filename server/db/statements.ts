@@ -6,10 +6,11 @@
 // Contracts:
 //  - a statement's text is fixed (no values spliced in), and one name is one text: `statement()`
 //    throws at load time when a name is given two texts;
-//  - the statements go unnamed (parsed each time, as plain queries are) on a pool opened with
-//    `named: false`: the embedded Postgres, whose socket server puts every connection on one backend
-//    (a name prepared on one connection would clash on the next), and a pooler in transaction mode
-//    that cannot carry prepared statements (DATABASE_PREPARED_STATEMENTS=false; PgBouncer 1.21+ with
+//  - the statements go unnamed (parsed each time, as plain queries are) on a pool marked by
+//    `runUnnamed`, which createDbClient (client.ts) does for the embedded Postgres, whose socket
+//    server puts every connection on one backend (a name prepared on one connection would clash on
+//    the next), and for `namedStatements: false`: a pooler in transaction mode that cannot carry
+//    prepared statements (DATABASE_PREPARED_STATEMENTS=false; PgBouncer 1.21+ with
 //    max_prepared_statements can).
 import type pg from "pg";
 
