@@ -59,6 +59,11 @@ test("the summary chip opens the panel; counts, bulk switches, search and polici
   await expect(page.getByRole("checkbox", { name: "Allow memory create_entities" })).toBeVisible();
   await expect(page.getByRole("checkbox", { name: "Allow everything get-sum" })).toHaveCount(0);
   await search.fill("");
+  // The cleared search shows every expanded connector's tools again. The list follows the search box
+  // a moment later (a deferred value): a click before it did could land its press on the memory
+  // header and its release on a row the re-render moved there, which clicks nothing.
+  await expect(echo).toBeVisible();
+  await expect(page.getByRole("checkbox", { name: "Allow memory create_entities" })).toBeVisible();
 
   // Collapsed, a connector keeps its one line; its policy is an accessible select.
   await chat.connectorToggle("memory").click();
