@@ -58,3 +58,25 @@ test("sign in, create, rename and delete a session, sign out", async ({ page, pl
     await replay.dispose();
   }
 });
+
+test("the API gzips large answers only: a small one goes out as it is", async ({ page, sessions }) => {
+  await sessions.create();
+  const gzip = { "accept-encoding": "gzip" };
+  const created = await page.request.post("/api/trpc/session.create", {
+    data: { json: {} },
+    headers: { ...gzip, "sec-fetch-site": "same-origin" },
+  });
+  expect(created.status()).toBe(200);
+  const { id } = ((await created.json()) as { result: { data: { json: { id: string } } } }).result.data.json;
+  expect((await created.body()).byteLength).toBeLessThan(1024);
+  expect(created.headers()["content-encoding"]).toBeUndefined();
+  expect(created.headers()["cache-control"]).toContain("no-transform");
+
+  // The chat's tools (the built-in tools' descriptions) are well over a kilobyte.
+  const input = encodeURIComponent(JSON.stringify({ json: { sessionId: id } }));
+  const tools = await page.request.get(`/api/trpc/tools.state?input=${input}`, { headers: gzip });
+  expect(tools.status()).toBe(200);
+  expect((await tools.body()).byteLength).toBeGreaterThan(1024);
+  expect(tools.headers()["content-encoding"]).toBe("gzip");
+  expect(tools.headers()["cache-control"] ?? "").not.toContain("no-transform");
+});

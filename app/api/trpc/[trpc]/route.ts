@@ -31,20 +31,29 @@ async function handle(req: Request): Promise<Response> {
   return fetchRequestHandler({ endpoint: "/api/trpc", req, router: appRouter, createContext: createTRPCContext });
 }
 
+/** Answers smaller than this go out uncompressed (the threshold Next.js's own gzip uses). */
+const COMPRESS_MIN_BYTES = 1024;
+
 /**
- * tRPC's answers here are whole JSON documents (the client batches, it does not stream), so each
- * goes out with its Content-Length: Next.js then leaves the small ones (most answers) uncompressed,
- * where gzip would cost more CPU than the bytes it saves, and still compresses large ones.
+ * tRPC's answers here are whole JSON documents (the client batches, it does not stream). Next.js
+ * gzips every route answer whose length it does not know, and it drops the Content-Length a route
+ * sets, so a 70-byte answer was gzipped too: a zlib stream set up and torn down per request, and
+ * more bytes on the wire than it saved. A small answer therefore goes out with
+ * `Cache-Control: no-transform`, which Next.js's compression honours; large ones (a chat's history,
+ * its tools) are still compressed.
  */
-async function withLength(response: Response): Promise<Response> {
+async function uncompressedWhenSmall(response: Response): Promise<Response> {
   const body = await response.arrayBuffer();
   const headers = new Headers(response.headers);
-  headers.set("Content-Length", String(body.byteLength));
+  if (body.byteLength < COMPRESS_MIN_BYTES) {
+    const cacheControl = headers.get("Cache-Control");
+    headers.set("Cache-Control", cacheControl ? `${cacheControl}, no-transform` : "no-transform");
+  }
   return new Response(body, { status: response.status, statusText: response.statusText, headers });
 }
 
 async function handler(req: Request): Promise<Response> {
-  return withApiHeaders(await withLength(await handle(req)));
+  return withApiHeaders(await uncompressedWhenSmall(await handle(req)));
 }
 
 export { handler as GET, handler as POST };
