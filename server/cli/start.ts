@@ -11,6 +11,7 @@
 //   (node:cluster, connections handed out round-robin); each is an instance as separate machines
 //   would be, coordinated through Postgres (instance lock, leases, NOTIFY). Signals go to every
 //   worker; when one exits on its own the others are stopped and this process exits with its code.
+//   The primary also relays each chat's events between the workers that follow it (worker-relay-primary.ts).
 import { type ChildProcess, spawn } from "node:child_process";
 import cluster from "node:cluster";
 import { readdir, stat } from "node:fs/promises";
@@ -20,6 +21,7 @@ import { createInterface } from "node:readline";
 
 import { applyMigrations } from "../db/migrate.ts";
 import { env } from "../env.ts";
+import { relayBetweenWorkers } from "./worker-relay-primary.ts";
 
 const root = path.resolve(import.meta.dirname, "../..");
 const sourceRoots = ["app", "components", "server", "prisma", "package.json", "next.config.mjs", "postcss.config.mjs"];
@@ -115,6 +117,7 @@ function runWorkers(args: string[], count: number): Promise<number> {
     silent: true,
     stdio: ["inherit", "pipe", "inherit", "ipc"],
   });
+  relayBetweenWorkers(cluster); // a chat's events reach its followers on the other workers at once
   const workers = Array.from({ length: count }, () => cluster.fork());
   const processes = workers.map((worker) => worker.process);
   for (const started of processes) printOutput(started);

@@ -120,7 +120,7 @@ async function sendQueuedDeltas(pool: SqlPool, queue: DeltaQueue, attempt = 0): 
         queue.lastSentAt = performance.now();
         const rows = await writeDeltas(client, taken);
         queue.outageSince = undefined;
-        for (const row of rows) deliverOn(pool, row.sessionId, row);
+        for (const row of rows) deliverOn(pool, row.sessionId, row, { wasPublished: true });
         for (const waiter of waiters) waiter.resolve();
       } catch (error) {
         broken = error as Error; // the connection may be unusable: the pool discards it

@@ -16,6 +16,8 @@
 //    a subscriber that has them skips them, one that had fallen behind reads the log;
 //  - the highest event id this process has delivered or read for each session is kept
 //    (lastEventSeen): a self-numbered event is never published below it;
+//  - with several worker processes (PATCHBAY_WORKERS), a batch of a chat another worker follows is
+//    also sent to it at once (worker-relay.ts), published ones when published, not again when stored;
 //  - timestamps are written and read as UTC (the columns are `timestamp(3)` without a zone, as Prisma
 //    writes them);
 //  - no named prepared statements: PGlite's socket server shares one backend between connections.
@@ -23,8 +25,9 @@ import { EventEmitter } from "node:events";
 
 import { poolOf, type Db, type SqlPool } from "../db/client.ts";
 import { CHANNELS, notifyOthers } from "../db/notifier.ts";
-import type { SessionEventDto, SessionEventType } from "./event-types.ts";
+import type { AppendedEvents, SessionEventDto, SessionEventType } from "./event-types.ts";
 import { runStatement, statement } from "../db/statements.ts";
+import { followInWorker, onRelayedEvents, relayToOtherWorkers } from "./worker-relay.ts";
 
 export type EventInput = {
   type: SessionEventType;
@@ -33,11 +36,7 @@ export type EventInput = {
   turnId?: string;
 };
 
-/** Events one statement appended to a session, and the id of the session's event before them. */
-export type AppendedEvents = {
-  previousId: string | null;
-  events: SessionEventDto[];
-};
+export type { AppendedEvents } from "./event-types.ts";
 
 /** How long queued deltas wait out an unreachable database before their waiters see the error. */
 export const DELTA_OUTAGE_BUDGET_MS = 60_000;
@@ -55,8 +54,20 @@ const lastSeen = (globalForEvents.patchbayLastSeen ??= new Map<string, bigint>()
 /** Calls `listener` with every batch this process appends to the session; returns the unsubscribe. */
 export function onEventsAppended(sessionId: string, listener: (appended: AppendedEvents) => void): () => void {
   appendedHere.on(sessionId, listener);
-  return () => appendedHere.off(sessionId, listener);
+  const unfollow = followInWorker(sessionId);
+  return () => {
+    appendedHere.off(sessionId, listener);
+    unfollow();
+  };
 }
+
+// Another worker's batches of a chat this worker follows (worker-relay.ts) reach its subscribers as
+// its own do.
+onRelayedEvents((sessionId, appended) => {
+  if (appended.events.length === 0) return;
+  noteEventSeen(sessionId, appended.events.at(-1)!.id);
+  appendedHere.emit(sessionId, appended);
+});
 
 /** Records that event `id` of the session was delivered or read in this process. */
 export function noteEventSeen(sessionId: string, id: string): void {
@@ -81,10 +92,9 @@ export function publishHere(sessionId: string, events: SessionEventDto[]): void 
   if (events.length === 0) return;
   const previous = lastSeen.get(sessionId);
   noteEventSeen(sessionId, events.at(-1)!.id);
-  appendedHere.emit(sessionId, {
-    previousId: previous === undefined ? null : previous.toString(),
-    events,
-  } satisfies AppendedEvents);
+  const appended: AppendedEvents = { previousId: previous === undefined ? null : previous.toString(), events };
+  appendedHere.emit(sessionId, appended);
+  relayToOtherWorkers(sessionId, appended);
 }
 
 /**
@@ -130,8 +140,16 @@ export function deliverAppended(db: Db, sessionId: string, row: AppendedRow | un
   deliverOn(poolOf(db), sessionId, row);
 }
 
-/** deliverAppended on the pool that wrote the row (the NOTIFY goes out on it). */
-export function deliverOn(pool: SqlPool, sessionId: string, row: AppendedRow | undefined): void {
+/**
+ * deliverAppended on the pool that wrote the row (the NOTIFY goes out on it). `wasPublished`: the
+ * events went out with publishHere before they were stored (the other workers have them already).
+ */
+export function deliverOn(
+  pool: SqlPool,
+  sessionId: string,
+  row: AppendedRow | undefined,
+  options: { wasPublished?: boolean } = {},
+): void {
   if (!row?.appendedEvents?.length) return;
   notifyOthers(pool, CHANNELS.sessionEvents, sessionId);
   const events = row.appendedEvents.map((event) => ({
@@ -139,10 +157,9 @@ export function deliverOn(pool: SqlPool, sessionId: string, row: AppendedRow | u
     createdAt: new Date(`${event.createdAt}Z`),
   }));
   noteEventSeen(sessionId, events.at(-1)!.id);
-  appendedHere.emit(sessionId, {
-    previousId: row.previousEventId,
-    events,
-  } satisfies AppendedEvents);
+  const appended: AppendedEvents = { previousId: row.previousEventId, events };
+  appendedHere.emit(sessionId, appended);
+  if (!options.wasPublished) relayToOtherWorkers(sessionId, appended);
 }
 
 /** Appends one event (one statement), then delivers it here and notifies other instances. */

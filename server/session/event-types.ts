@@ -32,3 +32,9 @@ export type SessionEventDto = {
   data: Record<string, unknown>;
   createdAt: Date;
 };
+
+/** Events one statement appended to a session, and the id of the session's event before them. */
+export type AppendedEvents = {
+  previousId: string | null;
+  events: SessionEventDto[];
+};
