@@ -38,7 +38,11 @@ export class FollowerBook {
 
 function sendTo(worker: Worker | undefined, message: RelayMessage): void {
   if (!worker?.isConnected()) return;
-  worker.send(message, undefined, () => undefined); // a worker stopping may have closed its channel
+  try {
+    worker.send(message, undefined, () => undefined); // a worker stopping may have closed its channel
+  } catch {
+    // Dropped: the relay only saves the worker a read of the log.
+  }
 }
 
 /** Relays between the cluster's workers until the primary exits. */

@@ -50,8 +50,13 @@ function isRelayMessage(message: unknown): message is RelayMessage {
 
 function send(message: RelayMessage): void {
   if (!process.connected || !process.send) return;
-  // The channel may close while a worker stops: the message is an optimisation, so it is dropped.
-  process.send(message, undefined, undefined, () => undefined);
+  // The channel may close while a worker stops, and a message that cannot be serialised throws: the
+  // message is an optimisation, so it is dropped (the followers read the log).
+  try {
+    process.send(message, undefined, undefined, () => undefined);
+  } catch (error) {
+    console.warn(`[patchbay] could not relay events to the other workers: ${(error as Error).message}`);
+  }
 }
 
 function revive(appended: AppendedEvents): AppendedEvents {

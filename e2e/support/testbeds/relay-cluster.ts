@@ -2,7 +2,8 @@
 // The primary runs Patchbay's relay (server/cli/worker-relay-primary.ts) as `npm start` does; the
 // follower worker follows a chat with event-log.ts's onEventsAppended (what an open event stream
 // uses), the publisher worker publishes events of it with publishHere (what a streaming turn does).
-// The primary steps them through: follow, publish, unfollow, publish again; then it prints one JSON
+// The primary steps them through: follow, publish (a batch that cannot be serialised, then three
+// more), unfollow, publish again; then it prints one JSON
 // line: the batches that reached the follower's subscriber while it followed (each with whether its
 // createdAt arrived as Dates), and how many relay messages reached the follower's process after it
 // stopped following.
@@ -24,6 +25,12 @@ function event(sessionId: string, id: number, text: string): SessionEventDto {
 async function runPrimary(): Promise<void> {
   relayBetweenWorkers(cluster);
   cluster.setupPrimary({ execArgv: process.execArgv });
+  let isDone = false;
+  cluster.on("exit", (worker, code, signal) => {
+    if (isDone) return;
+    console.error(`worker ${worker.id} exited early (${signal ?? code})`);
+    process.exit(1);
+  });
   const follower = cluster.fork({ RELAY_ROLE: "follower" });
   const publisher = cluster.fork({ RELAY_ROLE: "publisher" });
   const next = (worker: typeof follower, step: string) =>
@@ -51,6 +58,7 @@ async function runPrimary(): Promise<void> {
   follower.send({ step: "count" });
   const count = await next(follower, "count");
   console.log(JSON.stringify({ received: report.received, relayMessages: count.relayMessages }));
+  isDone = true;
   for (const worker of [follower, publisher]) worker.kill();
 }
 
@@ -93,10 +101,14 @@ function runPublisher(): void {
   process.on("message", (message: Step) => {
     if (message.step !== "publish") return;
     const from = message.from as number;
-    publishHere(FOLLOWED, [event(FOLLOWED, from, "Hello"), event(FOLLOWED, from + 1, ", ")]);
-    publishHere(NOT_FOLLOWED, [event(NOT_FOLLOWED, from + 2, "elsewhere")]);
-    publishHere(FOLLOWED, [event(FOLLOWED, from + 3, "world")]);
-    process.send!({ step: "published" });
+    // A batch that cannot travel as JSON is dropped (with a warning), and the worker goes on.
+    publishHere(FOLLOWED, [{ ...event(FOLLOWED, from - 1, ""), data: { count: BigInt(1) } }]);
+    setImmediate(() => {
+      publishHere(FOLLOWED, [event(FOLLOWED, from, "Hello"), event(FOLLOWED, from + 1, ", ")]);
+      publishHere(NOT_FOLLOWED, [event(NOT_FOLLOWED, from + 2, "elsewhere")]);
+      publishHere(FOLLOWED, [event(FOLLOWED, from + 3, "world")]);
+      process.send!({ step: "published" });
+    });
   });
   process.send!({ step: "up" });
 }
