@@ -5,7 +5,7 @@
 // time (the turn that holds the session), so ids are in commit order within a session. The SQL is
 // in event-log.ts (with the event types); this module follows the log for a subscriber.
 import type { Db } from "../db/client.ts";
-import { noteEventSeen, onEventsAppended, type AppendedEvents } from "./event-log.ts";
+import { noteEventSeen, onEventsAppended, parseSessionEventsPayload, type AppendedEvents } from "./event-log.ts";
 import { EVENT_PAGE_SIZE, readEventsAfter } from "./event-reads.ts";
 import { type SessionEventDto } from "./event-types.ts";
 import { CHANNELS, isListening, onNotification } from "../db/notifier.ts";
@@ -24,8 +24,8 @@ const LISTENING_POLL_MS = 5_000;
  * every appended batch waiting in the inbox that follows on from the cursor). Events this process
  * appends arrive with the id before them and are taken as they are (the same objects every
  * subscriber gets, so their SSE frame is made once: event-frames.ts) when that id is the cursor;
- * anything else (a gap, another instance's NOTIFY, the poll) makes it read the log after the
- * cursor. Either way each event is yielded once, in id order.
+ * anything else (a gap, another instance's NOTIFY of an id past the cursor, the poll) makes it read
+ * the log after the cursor. Either way each event is yielded once, in id order.
  */
 export async function* followEventBatches(
   db: Db,
@@ -35,6 +35,7 @@ export async function* followEventBatches(
 ): AsyncGenerator<readonly SessionEventDto[]> {
   const inbox: AppendedEvents[] = [];
   let isStale = true; // the log must be read after the cursor
+  let cursor = afterId;
   let wake: (() => void) | null = null;
   const poke = () => wake?.();
   const stopLocal = onEventsAppended(sessionId, (appended) => {
@@ -42,12 +43,14 @@ export async function* followEventBatches(
     poke();
   });
   const stopRemote = onNotification(CHANNELS.sessionEvents, (payload) => {
-    if (payload !== sessionId) return;
+    const notified = parseSessionEventsPayload(payload);
+    if (notified.sessionId !== sessionId) return;
+    // Already yielded up to that id (published here, or relayed from another worker): nothing to read.
+    if (notified.lastId !== null && isBehind(notified.lastId, cursor)) return;
     isStale = true;
     poke();
   });
   signal.addEventListener("abort", poke);
-  let cursor = afterId;
   try {
     while (!signal.aborted) {
       if (isStale) {

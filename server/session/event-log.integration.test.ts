@@ -15,11 +15,11 @@ import { startEmbeddedPostgres } from "../db/embedded-postgres.ts";
 import { applyMigrations } from "../db/migrate.ts";
 import { createTestDatabase, createTestUser } from "../../e2e/support/testbeds/database.ts";
 import { publishMessageDeltas } from "./delta-queue.ts";
-import { appendEvent } from "./event-log.ts";
+import { appendEvent, sessionEventsPayload } from "./event-log.ts";
 import { readEventsAfter } from "./event-reads.ts";
 import { type SessionEventDto } from "./event-types.ts";
 import { followEvents } from "./event-feed.ts";
-import { startListening, stopListening } from "../db/notifier.ts";
+import { CHANNELS, notify, startListening, stopListening } from "../db/notifier.ts";
 import { recordRequestStart } from "./request-start.ts";
 import { newRowId, recordRequestEnd, startTurnRows } from "./turn-sql.ts";
 
@@ -266,12 +266,44 @@ describe.each([
       // goes to the connection that sent it (an embedded database has no other instance anyway).
       if (hasNotify)
         await waitUntil(() =>
-          heardElsewhere.some((payload) => payload.endsWith(`|${sessionId}`) && !payload.startsWith("elsewhere|")),
+          heardElsewhere.some(
+            (payload) => payload.endsWith(`|${sessionId}@${log.rows.at(-1)!.id}`) && !payload.startsWith("elsewhere|"),
+          ),
         );
     } finally {
       controller.abort();
       await following;
       await other.end();
+    }
+  });
+
+  it("a notification up to an event the follower has yielded is not read; one past it is", async () => {
+    const { db } = backend;
+    const sessionId = await newSession();
+    const first = await appendEvent(db, { sessionId, type: "tools.changed", data: { n: 0 } });
+    const controller = new AbortController();
+    const received: SessionEventDto[] = [];
+    const following = (async () => {
+      for await (const event of followEvents(db, sessionId, null, controller.signal)) received.push(event);
+    })();
+    try {
+      await waitUntil(() => received.length === 1);
+      // Another instance's event, stored without telling anyone yet.
+      const { rows } = await poolOf(db).query<{ id: string }>(
+        `INSERT INTO "SessionEvent" ("sessionId", "type", "data") VALUES ($1, 'tools.changed', '{"n":1}') RETURNING id::text AS id`,
+        [sessionId],
+      );
+      // As another instance's NOTIFY arrives: first one for what the follower has (no read), then
+      // one for the new event (read). The follower's poll is 0.8 s away or more.
+      await notify(db, CHANNELS.sessionEvents, sessionEventsPayload(sessionId, first));
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(received.map((event) => event.id)).toEqual([first]);
+      await notify(db, CHANNELS.sessionEvents, sessionEventsPayload(sessionId, rows[0]!.id));
+      await waitUntil(() => received.length === 2, 500);
+      expect(received.map((event) => event.id)).toEqual([first, rows[0]!.id]);
+    } finally {
+      controller.abort();
+      await following;
     }
   });
 });

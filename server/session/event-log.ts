@@ -9,7 +9,8 @@
 //    The writer of a streaming message numbers its deltas itself, from ids it reserved from the
 //    same sequence (event-ids.ts), and publishes them here before they are stored (publishHere);
 //  - after an append commits, other instances are told with NOTIFY patchbay_session_events
-//    '<process tag>|<sessionId>' (batched across sessions: notifier.ts, notifyOthers); this
+//    '<process tag>|<sessionId>@<last event id>' (batched across sessions: notifier.ts,
+//    notifyOthers; a follower that already has that id skips the read); this
 //    process's subscribers instead receive the events themselves (onEventsAppended) with the id of
 //    the session's event before them: a subscriber at exactly that id takes them without reading
 //    the log. Stored deltas that were already published are delivered again after their commit;
@@ -68,6 +69,18 @@ onRelayedEvents((sessionId, appended) => {
   noteEventSeen(sessionId, appended.events.at(-1)!.id);
   appendedHere.emit(sessionId, appended);
 });
+
+/** The NOTIFY payload that tells other instances the session's log now reaches event `lastId`. */
+export function sessionEventsPayload(sessionId: string, lastId: string): string {
+  return `${sessionId}@${lastId}`;
+}
+
+/** A sessionEvents payload read back; `lastId` is null in a payload without one (an older instance's). */
+export function parseSessionEventsPayload(payload: string): { sessionId: string; lastId: string | null } {
+  const at = payload.lastIndexOf("@");
+  if (at === -1) return { sessionId: payload, lastId: null };
+  return { sessionId: payload.slice(0, at), lastId: payload.slice(at + 1) };
+}
 
 /** Records that event `id` of the session was delivered or read in this process. */
 export function noteEventSeen(sessionId: string, id: string): void {
@@ -151,7 +164,7 @@ export function deliverOn(
   options: { wasPublished?: boolean } = {},
 ): void {
   if (!row?.appendedEvents?.length) return;
-  notifyOthers(pool, CHANNELS.sessionEvents, sessionId);
+  notifyOthers(pool, CHANNELS.sessionEvents, sessionEventsPayload(sessionId, row.appendedEvents.at(-1)!.id));
   const events = row.appendedEvents.map((event) => ({
     ...event,
     createdAt: new Date(`${event.createdAt}Z`),
