@@ -11,7 +11,8 @@
 //   (node:cluster, connections handed out round-robin); each is an instance as separate machines
 //   would be, coordinated through Postgres (instance lock, leases, NOTIFY). Signals go to every
 //   worker; when one exits on its own the others are stopped and this process exits with its code.
-//   The primary also relays each chat's events between the workers that follow it (worker-relay-primary.ts).
+//   The primary also relays each chat's events between the workers that follow it
+//   (worker-relay-primary.ts).
 import { type ChildProcess, spawn } from "node:child_process";
 import cluster from "node:cluster";
 import { readdir, stat } from "node:fs/promises";

@@ -60,8 +60,12 @@ export function relayBetweenWorkers(primary: Cluster): void {
     } else if (relayed.patchbay === "events") {
       const byWorker = new Map<number, RelayedBatch[]>();
       for (const batch of relayed.batches)
-        for (const id of book.of(batch.sessionId))
-          if (id !== worker.id) byWorker.set(id, [...(byWorker.get(id) ?? []), batch]);
+        for (const id of book.of(batch.sessionId)) {
+          if (id === worker.id) continue;
+          const batches = byWorker.get(id);
+          if (batches) batches.push(batch);
+          else byWorker.set(id, [batch]);
+        }
       for (const [id, batches] of byWorker) sendTo(primary.workers?.[id], { patchbay: "events", batches });
     }
   });

@@ -43,6 +43,8 @@ export async function* followEventBatches(
     poke();
   });
   const stopRemote = onNotification(CHANNELS.sessionEvents, (payload) => {
+    // Every follower hears every chat's notification: another chat's is passed over before parsing.
+    if (!payload.startsWith(sessionId)) return;
     const notified = parseSessionEventsPayload(payload);
     if (notified.sessionId !== sessionId) return;
     // Already yielded up to that id (published here, or relayed from another worker): nothing to read.

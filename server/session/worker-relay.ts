@@ -2,14 +2,15 @@
 // The primary hands connections out round-robin, so a chat's event stream and the send that starts
 // its answer often land on different workers. Without this, the follower's worker learnt of each
 // delta from the turn's worker only after the delta tick, its commit, the NOTIFY and a read of the
-// log (measured: twice the time to first token of one worker). Here each worker tells the primary
-// (server/cli/worker-relay-primary.ts) which chats it follows; a worker that appends or publishes
-// events of a chat another worker follows sends them to it through the primary at once, and they
-// reach its subscribers as its own events do (event-log.ts, onEventsAppended).
+// log (measured: a one-stream gap p99 about 10 ms above the provider's). Here each worker tells
+// the primary (server/cli/worker-relay-primary.ts) which chats it follows; a worker that appends or
+// publishes events of a chat another worker follows sends them to it through the primary at once,
+// and they reach its subscribers as its own events do (event-log.ts, onEventsAppended).
 // Contracts:
-//  - only an optimisation: the log, NOTIFY and the subscribers' reads stay as they are, so a lost or
-//    late message costs latency, never an event; a subscriber takes a relayed batch only when it
-//    follows on from its cursor (previousId), else it reads the log (event-feed.ts);
+//  - only an optimisation: the log and NOTIFY stay as they are, so a lost or late message costs
+//    latency, never an event; a subscriber takes a relayed batch only when it follows on from its
+//    cursor (previousId), else it reads the log, and it skips the read a NOTIFY asks for only when it
+//    already has the NOTIFY's last event id (event-feed.ts);
 //  - outside a cluster worker (one process, `next start`, tests) every function here does nothing;
 //  - messages are plain JSON (node:cluster's default serialisation): an event's createdAt travels as
 //    an ISO string and is a Date again on arrival.
