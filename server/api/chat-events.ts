@@ -19,7 +19,7 @@ import { getDb } from "../db/client.ts";
 import { getChatSession } from "../db/chat-sessions.ts";
 import { AppError, inputError, toResponse } from "../errors.ts";
 import { apiSecurityHeaders } from "../security-headers.ts";
-import { createEventStream } from "../session/event-stream.ts";
+import { eventStreamBody, type FrameSink, pumpEventStream } from "../session/event-stream.ts";
 
 const API_HEADERS = { ...apiSecurityHeaders(), "Cache-Control": "no-store, no-transform" };
 const STREAM_HEADERS = {
@@ -45,7 +45,13 @@ function withHeaders(response: Response): Response {
   return response;
 }
 
-export async function answerChatEvents(request: Request, sessionId: string): Promise<Response> {
+/** A checked request: the refusal to answer with, or the stream's headers and how to run it. */
+export type ChatEventsOpening =
+  | { refusal: Response }
+  | { headers: Record<string, string>; run: (signal: AbortSignal, sink: FrameSink) => Promise<void> };
+
+/** The checks above, for both ways of answering (this route's Response, the API lane's Node response). */
+export async function openChatEvents(request: Request, sessionId: string): Promise<ChatEventsOpening> {
   try {
     const user = await getRequestUser(request);
     if (!user) throw new AppError("unauthorized:auth");
@@ -54,8 +60,14 @@ export async function answerChatEvents(request: Request, sessionId: string): Pro
     if (!id.success) throw inputError([{ path: ["sessionId"], message: id.error.issues[0]!.message }]);
     const db = await getDb();
     await getChatSession(db, user.id, id.data);
-    return new Response(createEventStream(db, id.data, afterId, request.signal), { headers: STREAM_HEADERS });
+    return { headers: STREAM_HEADERS, run: (signal, sink) => pumpEventStream(db, id.data, afterId, signal, sink) };
   } catch (error) {
-    return withHeaders(toResponse(error, "chat events"));
+    return { refusal: withHeaders(toResponse(error, "chat events")) };
   }
+}
+
+export async function answerChatEvents(request: Request, sessionId: string): Promise<Response> {
+  const opening = await openChatEvents(request, sessionId);
+  if ("refusal" in opening) return opening.refusal;
+  return new Response(eventStreamBody(opening.run, request.signal), { headers: opening.headers });
 }

@@ -1,12 +1,14 @@
-// One browser's live event stream of a chat, as the bytes of a Server-Sent Events response body:
-// the session's events after `afterId` (followEventBatches: nothing duplicated, nothing lost, other
-// instances' appends through NOTIFY and the poll), one write of pre-made frames (event-frames.ts)
-// per batch of events that are ready together, a `: ping` comment every PING_INTERVAL_MS while
-// idle or not, and an `event: error` frame before it closes when reading the log fails (the
-// database went away: the browser reconnects from its last id). The stream pulls the next batch
-// only when the previous one was taken, so a slow reader holds at most one batch here. When
-// `signal` aborts (the request ended) or the reader cancels, the follower, the timer and every
-// listener are released.
+// One browser's live event stream of a chat as Server-Sent Events frames: the session's events
+// after `afterId` (followEventBatches: nothing duplicated, nothing lost, other instances' appends
+// through NOTIFY and the poll), one write of pre-made frames (event-frames.ts) per batch of events
+// that are ready together, a `: ping` comment every PING_INTERVAL_MS while idle or not, and an
+// `event: error` frame before it ends when reading the log fails (the database went away: the
+// browser reconnects from its last id).
+// - pumpEventStream writes the frames into a FrameSink: a Node response (the API lane,
+//   server/api/http-lane.ts) or createEventStream's ReadableStream (the route handler). It takes the
+//   next batch only when the sink has taken the last one, so a slow reader holds at most one batch.
+// - When `signal` aborts (the request ended) or the reader cancels, the follower, the timer and
+//   every listener are released, and the sink is ended.
 import type { Db } from "../db/client.ts";
 import { type AppError, logAppError, toAppError } from "../errors.ts";
 import { followEventBatches } from "./event-feed.ts";
@@ -15,54 +17,100 @@ import { errorFrame, eventFrames, OPEN_FRAME, PING_FRAME } from "./event-frames.
 /** How often an open stream writes a keep-alive comment. */
 export const PING_INTERVAL_MS = 15_000;
 
-const encoder = new TextEncoder();
-const PING_BYTES = encoder.encode(PING_FRAME);
+/** Where a stream's frames go. */
+export type FrameSink = {
+  /** Writes a frame; false when the reader is behind (then `drained` resolves when it has caught up or gone). */
+  write(frame: string): boolean;
+  drained(): Promise<void>;
+  /** Ends the stream; the sink ignores writes after it. */
+  end(): void;
+};
 
+export type EventStreamOptions = { pingIntervalMs?: number };
+
+/** Runs the chat's event stream into `sink` until `signal` aborts or reading the log fails; then ends it. */
+export async function pumpEventStream(
+  db: Db,
+  sessionId: string,
+  afterId: string | null,
+  signal: AbortSignal,
+  sink: FrameSink,
+  options: EventStreamOptions = {},
+): Promise<void> {
+  if (signal.aborted) return sink.end();
+  const stop = new AbortController();
+  const onAbort = () => stop.abort();
+  signal.addEventListener("abort", onAbort);
+  const ping = setInterval(() => sink.write(PING_FRAME), options.pingIntervalMs ?? PING_INTERVAL_MS);
+  let failure: AppError | null = null;
+  try {
+    sink.write(OPEN_FRAME);
+    for await (const batch of followEventBatches(db, sessionId, afterId, stop.signal)) {
+      if (stop.signal.aborted) break;
+      if (!sink.write(eventFrames(batch))) await sink.drained();
+    }
+  } catch (error) {
+    failure = toAppError(error);
+    logAppError(failure, "chat event stream");
+  } finally {
+    clearInterval(ping);
+    signal.removeEventListener("abort", onAbort);
+  }
+  if (failure && !stop.signal.aborted) sink.write(errorFrame(failure));
+  stop.abort();
+  sink.end();
+}
+
+const encoder = new TextEncoder();
+
+/** The chat's event stream as the bytes of a response body (for a Web Response: the route handler). */
 export function createEventStream(
   db: Db,
   sessionId: string,
   afterId: string | null,
   signal: AbortSignal,
-  options: { pingIntervalMs?: number } = {},
+  options: EventStreamOptions = {},
 ): ReadableStream<Uint8Array> {
-  const stop = new AbortController();
-  const batches = followEventBatches(db, sessionId, afterId, stop.signal);
-  let ping: NodeJS.Timeout | undefined;
+  return eventStreamBody(
+    (runSignal, sink) => pumpEventStream(db, sessionId, afterId, runSignal, sink, options),
+    signal,
+  );
+}
+
+/** A pump's frames as a ReadableStream's bytes, taken at the reader's pace; `signal` or a cancel stops the pump. */
+export function eventStreamBody(
+  run: (signal: AbortSignal, sink: FrameSink) => Promise<void>,
+  signal: AbortSignal,
+): ReadableStream<Uint8Array> {
+  const cancelled = new AbortController();
   let isClosed = false;
-  const release = () => {
-    clearInterval(ping);
-    signal.removeEventListener("abort", release);
-    stop.abort();
+  let resume: (() => void) | null = null;
+  const wake = () => {
+    resume?.();
+    resume = null;
   };
-  /** Ends the stream (after `frame`, if any) unless the reader already cancelled it. */
-  const finish = (controller: ReadableStreamDefaultController<Uint8Array>, frame?: string) => {
-    release();
-    if (isClosed) return;
-    isClosed = true;
-    if (frame) controller.enqueue(encoder.encode(frame));
-    controller.close();
-  };
-  signal.addEventListener("abort", release);
   return new ReadableStream<Uint8Array>({
     start(controller) {
-      if (signal.aborted) return finish(controller);
-      controller.enqueue(encoder.encode(OPEN_FRAME));
-      ping = setInterval(() => controller.enqueue(PING_BYTES), options.pingIntervalMs ?? PING_INTERVAL_MS);
+      const sink: FrameSink = {
+        write: (frame) => {
+          if (isClosed) return true;
+          controller.enqueue(encoder.encode(frame));
+          return (controller.desiredSize ?? 0) > 0;
+        },
+        drained: () => (isClosed ? Promise.resolve() : new Promise<void>((resolve) => (resume = resolve))),
+        end: () => {
+          if (isClosed) return;
+          isClosed = true;
+          controller.close();
+        },
+      };
+      void run(AbortSignal.any([signal, cancelled.signal]), sink);
     },
-    async pull(controller) {
-      let failure: AppError | null = null;
-      try {
-        const next = await batches.next();
-        if (!next.done && !isClosed) return controller.enqueue(encoder.encode(eventFrames(next.value)));
-      } catch (error) {
-        failure = toAppError(error);
-        logAppError(failure, "chat event stream");
-      }
-      finish(controller, failure && !stop.signal.aborted ? errorFrame(failure) : undefined);
-    },
+    pull: wake,
     cancel() {
       isClosed = true;
-      release();
+      cancelled.abort();
+      wake();
     },
   });
 }
