@@ -133,6 +133,7 @@ export default tseslint.config(
     files: [
       "server/env.ts",
       "instrumentation.ts",
+      "server/cli/serve.ts", // sets the environment Next.js's runtime reads, as the `next` CLI does
       "prisma.config.ts",
       "playwright.config.ts",
       "vitest.config.ts",

@@ -5,7 +5,9 @@
 // closes, so no stdio MCP server outlives the app (server/mcp/shutdown.ts).
 // A configuration error (server/env.ts) stops the process here with its message and exit code 1,
 // instead of a server that answers every request with a 500. Risky hosting settings are logged
-// next (server/hosting-policy.ts; the unsafe ones already stopped start-up).
+// next (server/hosting-policy.ts; the unsafe ones already stopped start-up). Last, the API lane
+// (server/api/http-lane.ts) is left on globalThis for Patchbay's own server (server/cli/serve.ts),
+// which answers the API's hot paths with it before Next.js routes a request.
 export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
   await (await import("./server/startup.ts")).loadConfigOrExit();
@@ -15,4 +17,6 @@ export async function register(): Promise<void> {
   const { getSessionManager, installShutdown } = await import("./server/session/app-runtime.ts");
   const manager = await getSessionManager();
   await installShutdown(() => manager.stop());
+  const { API_LANE_KEY, serveApiLane } = await import("./server/api/http-lane.ts");
+  (globalThis as Record<string, unknown>)[API_LANE_KEY] = serveApiLane;
 }

@@ -187,7 +187,9 @@ export default defineConfig({
       stdout: "pipe",
     },
     {
-      command: `tsx e2e/support/prepare-database.ts && next start --hostname 127.0.0.1 --port ${EXTERNAL_APP_PORT}`,
+      // npm start's own server (server/cli/serve.ts: the API lane before Next.js); the LAN and limits
+      // apps below run a plain `next start`, where the API's route handlers answer.
+      command: `tsx e2e/support/prepare-database.ts && node server/cli/serve.ts --hostname 127.0.0.1 --port ${EXTERNAL_APP_PORT}`,
       url: `${EXTERNAL_APP_URL}/sign-in`,
       reuseExistingServer: false,
       timeout: 120_000,

@@ -23,7 +23,7 @@ export type BenchBrowser = { userId: string; sessionId: string; cookie: string }
 export type RunningApp = {
   url: string;
   database: TestDatabase;
-  /** Process ids of the app (start.ts, next-server and its workers), for CPU figures. */
+  /** Process ids of the app (start.ts, patchbay-server and its workers), for CPU figures. */
   pids(): number[];
   /** What the app printed so far. */
   output(): string;

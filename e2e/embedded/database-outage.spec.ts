@@ -59,7 +59,7 @@ test.beforeAll(async () => {
   }).toString();
   app = spawn(
     process.execPath,
-    [path.resolve("node_modules/next/dist/bin/next"), "start", "--hostname", "127.0.0.1", "--port", String(APP_PORT)],
+    [path.resolve("server/cli/serve.ts"), "--hostname", "127.0.0.1", "--port", String(APP_PORT)], // npm start's server
     {
       env: {
         ...process.env,

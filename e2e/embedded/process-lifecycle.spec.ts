@@ -73,7 +73,7 @@ for (const signal of ["SIGTERM", "SIGHUP"] as const) {
       await expect.poll(() => spawns(spawnLog).length, { timeout: 30_000 }).toBeGreaterThan(0);
       await context.close();
       const before = app.groupProcesses();
-      expect(before.some((p) => p.command.startsWith("next-server"))).toBe(true);
+      expect(before.some((p) => p.command.startsWith("patchbay-server"))).toBe(true);
       expect(before.some((p) => spawns(spawnLog).some((s) => s.pid === p.pid))).toBe(true); // a live MCP child
 
       const signalledAt = Date.now();

@@ -19,8 +19,8 @@ const urlOf = (port: number) => `http://localhost:${port}`;
 
 function startInstance(port: number): AppProcess {
   const env = JSON.parse(process.env.PATCHBAY_E2E_EXTERNAL_APP_ENV ?? "{}") as Record<string, string>;
-  const next = path.resolve("node_modules/next/dist/bin/next");
-  return startAppProcess(process.execPath, [next, "start", "--hostname", "127.0.0.1", "--port", String(port)], {
+  const serve = path.resolve("server/cli/serve.ts"); // npm start's server
+  return startAppProcess(process.execPath, [serve, "--hostname", "127.0.0.1", "--port", String(port)], {
     ...env,
     PORT: String(port),
     PATCHBAY_DATA_DIR: path.join(env.PATCHBAY_DATA_DIR ?? "", `liveness-${port}`),

@@ -52,8 +52,22 @@ async function userOfCookies(cookieHeader: string | null): Promise<SessionUser |
   return token ? readSessionUser(await getPool(), token, getSessionUser) : null;
 }
 
+/**
+ * Users already read for a request by the server's API lane (server/api/http-lane.ts), which reads
+ * the session before it takes a request (one due to be rolled forward goes to Next.js, whose
+ * request context Auth.js needs); the request's own read then makes no second query.
+ */
+const knownUsers = new WeakMap<Request, SessionUser | null>();
+
+/** Records the user already read for `request` (null: signed out). */
+export function setKnownRequestUser(request: Request, user: SessionUser | null): void {
+  knownUsers.set(request, user);
+}
+
 /** The API's read of the signed-in user: the request's own cookie. */
 export async function getRequestUser(request: Request): Promise<SessionUser | null> {
+  const known = knownUsers.get(request);
+  if (known !== undefined) return known;
   return userOfCookies(request.headers.get("cookie"));
 }
 

@@ -1,5 +1,6 @@
 // `npm start`: builds the app if the build is missing or older than the sources, then serves it on
-// HOST:PORT (default 127.0.0.1:3000). With no DATABASE_URL and no sign-in provider configured this
+// HOST:PORT (default 127.0.0.1:3000) with Patchbay's own server (serve.ts: Next.js's handler, the
+// API's hot paths answered before it). With no DATABASE_URL and no sign-in provider configured this
 // is Patchbay on embedded defaults: the embedded Postgres in PATCHBAY_DATA_DIR and the local account.
 // Process contract (npm runs this with `exec node`, so npm's child is this process):
 // - SIGTERM, SIGINT and SIGHUP go to the build or server child, and this process exits with it (the
@@ -7,7 +8,7 @@
 //   SIGINT and dies of SIGHUP, so when npm goes away this process stops the server as on SIGHUP.
 // - A child that has not exited 30 s after the first signal is killed; nothing is left running.
 // - One address is printed: Patchbay's own line; Next.js's "Local:" / "Network:" lines are dropped.
-// - PATCHBAY_WORKERS=N (N > 1) serves with N `next start` worker processes sharing the one socket
+// - PATCHBAY_WORKERS=N (N > 1) serves with N serve.ts worker processes sharing the one socket
 //   (node:cluster, connections handed out round-robin); each is an instance as separate machines
 //   would be, coordinated through Postgres (instance lock, leases, NOTIFY). Signals go to every
 //   worker; when one exits on its own the others are stopped and this process exits with its code.
@@ -74,6 +75,7 @@ const parentPid = process.ppid;
 setInterval(() => process.ppid !== parentPid && stop("SIGHUP"), PARENT_CHECK_MS).unref();
 
 const nextBin = path.join(root, "node_modules", "next", "dist", "bin", "next");
+const serveScript = path.join(root, "server", "cli", "serve.ts");
 
 /**
  * Node flags of the serving processes. Node 22 keeps AsyncLocalStorage (which Next.js and Auth.js
@@ -93,8 +95,9 @@ function printOutput(started: ChildProcess): void {
   });
 }
 
-function runNext(args: string[], nodeFlags: string[] = []): Promise<number> {
-  const started = spawn(process.execPath, [...nodeFlags, nextBin, ...args], {
+/** Runs `script` (Next.js's CLI or serve.ts) as the child; its exit code. */
+function runChild(script: string, args: string[], nodeFlags: string[] = []): Promise<number> {
+  const started = spawn(process.execPath, [...nodeFlags, script, ...args], {
     cwd: root,
     stdio: ["inherit", "pipe", "inherit"],
   });
@@ -108,10 +111,10 @@ function runNext(args: string[], nodeFlags: string[] = []): Promise<number> {
   );
 }
 
-/** `next start` in `count` cluster workers on one socket; the exit code of the first to exit. */
+/** serve.ts in `count` cluster workers on one socket; the exit code of the first to exit. */
 function runWorkers(args: string[], count: number): Promise<number> {
   cluster.setupPrimary({
-    exec: nextBin,
+    exec: serveScript,
     args,
     execArgv: [...process.execArgv, ...SERVER_NODE_FLAGS],
     cwd: root,
@@ -143,16 +146,16 @@ function runWorkers(args: string[], count: number): Promise<number> {
 
 if (!(await isBuildCurrent())) {
   console.log("Building Patchbay (first start, or the sources changed)…");
-  const code = await runNext(["build"]);
+  const code = await runChild(nextBin, ["build"]);
   if (code !== 0 || stopSignal) process.exit(stopSignal ? exitCodeOf(null, stopSignal) : code);
 }
 const workersNote = env.PATCHBAY_WORKERS > 1 ? ` (${env.PATCHBAY_WORKERS} worker processes)` : "";
 console.log(`Patchbay on http://${env.HOST === "127.0.0.1" ? "localhost" : env.HOST}:${env.PORT}${workersNote}`);
-const serveArgs = ["start", "--hostname", env.HOST, "--port", String(env.PORT)];
+const serveArgs = ["--hostname", env.HOST, "--port", String(env.PORT)];
 // Several workers: the migrations are applied once here, not raced for by every worker at start.
 if (env.PATCHBAY_WORKERS > 1 && env.DATABASE_URL) await applyMigrations(env.DATABASE_URL);
 process.exit(
   await (env.PATCHBAY_WORKERS > 1
     ? runWorkers(serveArgs, env.PATCHBAY_WORKERS)
-    : runNext(serveArgs, SERVER_NODE_FLAGS)),
+    : runChild(serveScript, serveArgs, SERVER_NODE_FLAGS)),
 );
