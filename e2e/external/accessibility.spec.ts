@@ -40,7 +40,15 @@ test.describe("signed out", () => {
   });
 });
 
+/**
+ * Each scan runs axe in the page and then in a page of its own (axe's finishRun): on a loaded
+ * 2-core box one takes 3–8 s, and these tests scan seven and six times (52–60 s measured with
+ * another spec beside them, before and after the API lane alike).
+ */
+const MANY_SCANS_TIMEOUT_MS = 120_000;
+
 test("the main pages have no serious or critical accessibility violations", async ({ page, chat, sidebar }) => {
+  test.setTimeout(MANY_SCANS_TIMEOUT_MS);
   await chat.openNewChat();
   await chat.send('use tool builtin_current_time {"timezone":"UTC"}');
   await chat.expectLastAnswerDone();
@@ -70,6 +78,7 @@ test("the main pages have no serious or critical accessibility violations", asyn
 });
 
 test("the dark theme is kept across reloads and its pages have no serious violations", async ({ page, chat }) => {
+  test.setTimeout(MANY_SCANS_TIMEOUT_MS);
   await page.getByRole("button", { name: "Theme: System" }).click();
   await page.getByRole("menuitemradio", { name: "Dark" }).click();
   await expect(page.locator("html")).toHaveClass(/\bdark\b/);
