@@ -33,8 +33,10 @@ test("a connector switched on mid-answer, then Apply now (recorded as a GIF)", a
   await chat.chooseModel("openai:gpt-5.1");
   await scriptFakeReply(request, "openai", {
     forMessage: QUESTION,
-    steps: [{ type: "text", text: BY_HAND, chunkSize: 2 }], // ~30 s: long enough for a loaded machine
-    delayMs: 60,
+    // About 60 s, though Apply now cuts it after a few: on a loaded 2-core box (both e2e workers
+    // and the screen recording) the steps up to the click took 35 s, past a 30 s answer's end.
+    steps: [{ type: "text", text: BY_HAND, chunkSize: 2 }],
+    delayMs: 120,
   });
   await scriptFakeReply(request, "openai", {
     forMessage: QUESTION,
