@@ -8,7 +8,7 @@
 //   private origin; Next's custom-server entry also sets TURBOPACK, which `next start` does not, so
 //   it is put back.
 // - The socket is opened only after Next.js and instrumentation.ts are ready (the app's start-up:
-//   configuration, migrations, the session manager): no request waits on a half-started server.
+//   configuration, migrations, the session manager), so the lane is there for the first request.
 // - Signals: the app's own shutdown (server/mcp/shutdown.ts) ends the process with 128 + the
 //   signal's number; this server stops accepting connections at the first signal, and exits on its
 //   own after FORCE_EXIT_MS if nothing else did.
@@ -59,9 +59,9 @@ try {
   process.exit(1);
 }
 const nextHandler = app.getRequestHandler();
-// A production Next.js server runs instrumentation.ts on its first request; here it runs before the
-// socket opens (the app's start-up, and the lane it installs). Next.js's own once-only entry is used,
-// so a request cannot run it a second time.
+// A production Next.js server starts instrumentation.ts without waiting for it (requests wait for
+// it instead); here it is awaited before the socket opens (the app's start-up, and the lane it
+// installs). Next.js's own once-only entry is used, so it cannot run a second time.
 const { ensureInstrumentationRegistered } =
   (await import("next/dist/server/lib/router-utils/instrumentation-globals.external.js")) as {
     ensureInstrumentationRegistered: (dir: string, distDir: string) => Promise<void>;
