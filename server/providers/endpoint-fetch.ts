@@ -8,6 +8,7 @@
 // an AppError (not a "fetch failed"), so the AI SDK and safe-error.ts pass its words to the turn.
 import { AppError, isAppError } from "../errors.ts";
 import { guardedFetch } from "../core/guarded-fetch.ts";
+import { plainFetch } from "../core/plain-fetch.ts";
 import { createPinnedAgent } from "../core/pinned-agent.ts";
 import { type AddressRule, isPublicAddress, type LookupAll } from "../core/url-guard.ts";
 
@@ -33,7 +34,7 @@ function refusalIn(error: unknown): AppError | null {
 
 /** A fetch that only reaches what `guard` allows; redirects are followed and checked hop by hop. */
 export function createEndpointFetch(guard: EndpointGuard): typeof globalThis.fetch {
-  if (guard.allowPrivate) return globalThis.fetch;
+  if (guard.allowPrivate) return plainFetch;
   const isAllowedAddress = guard.isAllowedAddress ?? isPublicAddress;
   const pinned = createPinnedAgent({ lookup: guard.lookup, isAllowedAddress, refusal: endpointRefusal });
   const guarded = guardedFetch({ pinned, isAllowedAddress, refusal: endpointRefusal });

@@ -3,7 +3,8 @@
 // OpenAI-compatible server the chat-completions API. Keys and base URLs are always passed in
 // explicitly (from server/env.ts via resolveProviderConfig): the factory refuses to build a keyed
 // model without a key, because the SDKs would otherwise read process.env themselves. `fetch` is the
-// seam for tests and for request shaping (OAuth headers). Every model retries a request that failed
+// seam for tests and for request shaping (OAuth headers); without one, Node's own fetch is used,
+// not the wrapper Next.js puts over it (plain-fetch.ts). Every model retries a request that failed
 // before any output streamed, and only then (retry-before-output.ts).
 import { createAnthropic } from "@ai-sdk/anthropic";
 import { createGoogleGenerativeAI } from "@ai-sdk/google";
@@ -14,6 +15,7 @@ import type { LanguageModelV4 } from "@ai-sdk/provider";
 import type { Env } from "../env.ts";
 import { AppError } from "../errors.ts";
 import type { ProviderId } from "../core/canonical.ts";
+import { plainFetch } from "../core/plain-fetch.ts";
 import { OPENAI_COMPATIBLE_SDK_NAME } from "./provider-keys.ts";
 import { withRetryBeforeOutput } from "./retry-before-output.ts";
 
@@ -67,7 +69,8 @@ export function createLanguageModel(connection: ModelConnection): LanguageModelV
 }
 
 function createSdkModel(connection: ModelConnection): LanguageModelV4 {
-  const { provider, modelId, baseURL, fetch } = connection;
+  const { provider, modelId, baseURL } = connection;
+  const fetch = connection.fetch ?? plainFetch;
   switch (provider) {
     case "anthropic":
       return connection.authToken

@@ -4,6 +4,7 @@
 // under the account's row lock, so concurrent requests spend the refresh token once — and retries
 // once; a second 401 is returned to the SDK as is. A permanently failed refresh surfaces as the
 // reconnect error thrown by the token source.
+import { plainFetch } from "../../core/plain-fetch.ts";
 import type { StoredTokens } from "./account-tokens.ts";
 
 export type TokenSource = {
@@ -32,7 +33,7 @@ function requestParts(input: RequestInfo | URL, init: RequestInit | undefined): 
 export function createAuthorizedFetch(
   source: TokenSource,
   shape: RequestShaper,
-  baseFetch: typeof globalThis.fetch = globalThis.fetch,
+  baseFetch: typeof globalThis.fetch = plainFetch,
 ): typeof globalThis.fetch {
   const send = async (url: string, init: RequestInit, tokens: StoredTokens) => {
     const shaped = shape(url, init, tokens);
