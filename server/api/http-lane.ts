@@ -27,12 +27,13 @@ import { gzip } from "node:zlib";
 
 import { setKnownRequestUser } from "../auth/session.ts";
 import { readSessionUser, type SessionUser, sessionTokenOf } from "../auth/request-user.ts";
+import { urlHost } from "../core/url-host.ts";
 import { getPool } from "../db/client.ts";
 import { AppError, toResponse } from "../errors.ts";
 import type { FrameSink } from "../session/event-stream.ts";
 import { MAX_BODY_BYTES } from "./body-limit.ts";
 import { openChatEvents } from "./chat-events.ts";
-import { answerTrpc, COMPRESS_MIN_BYTES } from "./trpc-http.ts";
+import { answerTrpcWhole, COMPRESS_MIN_BYTES, type WholeAnswer } from "./trpc-http.ts";
 
 /** Where the server listens: what a route handler's `request.url` is built from. */
 export type LaneAddress = { hostname: string; port: number };
@@ -71,7 +72,7 @@ const LOOPBACK_HOSTNAME = /^(?:127(?:\.(?:25[0-5]|2[0-4][0-9]|[01]?[0-9][0-9]?))
 /** The host of a route handler's request URL: loopback as `localhost`, an IPv6 address in brackets. */
 function formatHost(hostname: string): string {
   if (LOOPBACK_HOSTNAME.test(hostname)) return "localhost";
-  return hostname.includes(":") && !hostname.startsWith("[") ? `[${hostname}]` : hostname;
+  return urlHost(hostname);
 }
 
 function requestUrl(req: IncomingMessage, address: LaneAddress): string {
@@ -116,25 +117,31 @@ async function bodyOf(req: IncomingMessage): Promise<Buffer | null> {
   return Buffer.concat(chunks, size);
 }
 
-function writeHead(res: ServerResponse, response: Response, extra: Record<string, string | number> = {}): void {
+function writeHead(res: ServerResponse, answer: WholeAnswer, extra: Record<string, string | number> = {}): void {
   const headers: Record<string, string | string[] | number> = {};
-  for (const [name, value] of response.headers) if (name !== "set-cookie") headers[name] = value;
-  const cookies = response.headers.getSetCookie();
+  for (const [name, value] of answer.headers) if (name !== "set-cookie") headers[name] = value;
+  const cookies = answer.headers.getSetCookie();
   if (cookies.length > 0) headers["set-cookie"] = cookies;
-  res.writeHead(response.status, { ...headers, ...extra });
+  res.writeHead(answer.status, { ...headers, ...extra });
+}
+
+/** A Response (a refusal, an error) as a whole answer; compressible unless it says no-transform. */
+async function wholeOf(response: Response): Promise<WholeAnswer> {
+  const body = new Uint8Array(await response.arrayBuffer());
+  const mayCompress = !/no-transform/.test(response.headers.get("cache-control") ?? "");
+  return { status: response.status, statusText: response.statusText, headers: response.headers, body, mayCompress };
 }
 
 function acceptsGzip(req: IncomingMessage): boolean {
   return /\bgzip\b/i.test(req.headers["accept-encoding"] ?? "");
 }
 
-/** A whole answer (tRPC): gzipped from COMPRESS_MIN_BYTES on, unless it says no-transform. */
-async function sendWhole(req: IncomingMessage, res: ServerResponse, response: Response): Promise<void> {
-  const body = Buffer.from(await response.arrayBuffer());
-  const mayCompress = !/no-transform/.test(response.headers.get("cache-control") ?? "");
-  if (mayCompress && body.length >= COMPRESS_MIN_BYTES && acceptsGzip(req)) {
+/** A whole answer (tRPC, a refusal): gzipped from COMPRESS_MIN_BYTES on when it may be. */
+async function sendWhole(req: IncomingMessage, res: ServerResponse, answer: WholeAnswer): Promise<void> {
+  const { body } = answer;
+  if (answer.mayCompress && body.byteLength >= COMPRESS_MIN_BYTES && acceptsGzip(req)) {
     const compressed = await gzipAsync(body);
-    writeHead(res, response, {
+    writeHead(res, answer, {
       "content-encoding": "gzip",
       vary: "Accept-Encoding",
       "content-length": compressed.length,
@@ -142,7 +149,7 @@ async function sendWhole(req: IncomingMessage, res: ServerResponse, response: Re
     res.end(compressed);
     return;
   }
-  writeHead(res, response, { "content-length": body.length });
+  writeHead(res, answer, { "content-length": body.byteLength });
   res.end(body);
 }
 
@@ -175,7 +182,7 @@ async function sendEvents(
   sessionId: string,
 ): Promise<void> {
   const opening = await openChatEvents(request, sessionId);
-  if ("refusal" in opening) return sendWhole(req, res, opening.refusal);
+  if ("refusal" in opening) return sendWhole(req, res, await wholeOf(opening.refusal));
   res.writeHead(200, opening.headers);
   await opening.run(request.signal, responseSink(res));
 }
@@ -204,10 +211,10 @@ export const serveApiLane: ApiLane = async (req, res, address) => {
     });
     if (user !== undefined) setKnownRequestUser(request, user);
     if (route.kind === "events") await sendEvents(req, res, request, route.sessionId);
-    else await sendWhole(req, res, await answerTrpc(request));
+    else await sendWhole(req, res, await answerTrpcWhole(request));
   } catch (error) {
     if (res.headersSent) res.destroy();
-    else await sendWhole(req, res, toResponse(error, "api lane"));
+    else await sendWhole(req, res, await wholeOf(toResponse(error, "api lane")));
   }
   return true;
 };

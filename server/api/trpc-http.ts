@@ -33,15 +33,34 @@ async function answer(req: Request): Promise<Response> {
   return fetchRequestHandler({ endpoint: "/api/trpc", req, router: appRouter, createContext: createTRPCContext });
 }
 
-/** The answer as one buffer with its headers: the API's security headers, `no-transform` when small. */
-export async function answerTrpc(req: Request): Promise<Response> {
+/**
+ * A whole answer: status, headers and body, and whether it may be compressed on the way out (not
+ * when it says `no-transform`). The lane (http-lane.ts) writes it to the socket as it is.
+ */
+export type WholeAnswer = {
+  status: number;
+  statusText: string;
+  headers: Headers;
+  body: Uint8Array<ArrayBuffer>;
+  mayCompress: boolean;
+};
+
+/** tRPC's answer as one buffer with its headers: the API's security headers, `no-transform` when small. */
+export async function answerTrpcWhole(req: Request): Promise<WholeAnswer> {
   const response = await answer(req);
-  const body = await response.arrayBuffer();
+  const body = new Uint8Array(await response.arrayBuffer());
   const headers = new Headers(response.headers);
   for (const [name, value] of API_HEADERS) headers.set(name, value);
-  if (body.byteLength < COMPRESS_MIN_BYTES) {
+  const mayCompress = body.byteLength >= COMPRESS_MIN_BYTES;
+  if (!mayCompress) {
     const cacheControl = headers.get("Cache-Control");
     headers.set("Cache-Control", cacheControl ? `${cacheControl}, no-transform` : "no-transform");
   }
-  return new Response(body, { status: response.status, statusText: response.statusText, headers });
+  return { status: response.status, statusText: response.statusText, headers, body, mayCompress };
+}
+
+/** The route handler's answer (app/api/trpc): answerTrpcWhole as a Response. */
+export async function answerTrpc(req: Request): Promise<Response> {
+  const { status, statusText, headers, body } = await answerTrpcWhole(req);
+  return new Response(body, { status, statusText, headers });
 }

@@ -18,6 +18,7 @@ import { constants } from "node:os";
 import { parseArgs } from "node:util";
 
 import type { ApiLane, LaneAddress } from "../api/http-lane.ts";
+import { urlHost } from "../core/url-host.ts";
 
 const API_LANE_KEY = "patchbayApiLane"; // http-lane.ts's API_LANE_KEY (that module runs in the bundle, not here)
 const FORCE_EXIT_MS = 40_000;
@@ -35,7 +36,7 @@ if (!Number.isInteger(address.port) || address.port <= 0 || address.port > 65_53
 /** The address Next.js's `next start` records for itself (start-server.ts): 0.0.0.0 shows as localhost. */
 function appUrl({ hostname, port }: LaneAddress): string {
   const shown = hostname === "0.0.0.0" ? "localhost" : hostname === "::" ? "[::1]" : hostname;
-  return `http://${shown.includes(":") && !shown.startsWith("[") ? `[${shown}]` : shown}:${port}`;
+  return `http://${urlHost(shown)}:${port}`;
 }
 
 process.title = "patchbay-server"; // what `ps` shows (Next.js's own server calls itself next-server)
