@@ -14,7 +14,7 @@ import pg from "pg";
 
 import { isEmbeddedUrl, startEmbeddedPostgres } from "./embedded-postgres.ts";
 import { applyMigrations } from "./migrate.ts";
-import { runUnnamed } from "./statements.ts";
+import { keepFirstPlans, runUnnamed } from "./statements.ts";
 import { env } from "../env.ts";
 import { PrismaClient } from "../generated/prisma/client.ts";
 
@@ -103,13 +103,15 @@ export async function closeDb(): Promise<void> {
 /**
  * A client (and its pool, see poolOf) for an explicit URL, without the process-wide state: for tests,
  * benches and CLI tools. `$disconnect()` ends the pool too. `namedStatements` (default true): the
- * hot path's statements are prepared once per connection (statements.ts); never on an embedded
- * database, whose connections share one backend.
+ * hot path's statements are prepared once per connection and keep their first plan (statements.ts);
+ * never on an embedded database, whose connections share one backend.
  */
 export function createDbClient(url: string, options: { max?: number; namedStatements?: boolean } = {}): PrismaClient {
-  const pool = openPool(url, options.max ?? 10);
-  const stream = openPool(url, STREAM_POOL_SIZE);
-  if (options.namedStatements === false || isEmbeddedUrl(url)) for (const each of [pool, stream]) runUnnamed(each);
+  const isNamed = options.namedStatements !== false && !isEmbeddedUrl(url);
+  const onConnect = isNamed ? keepFirstPlans : undefined;
+  const pool = openPool(url, options.max ?? 10, onConnect);
+  const stream = openPool(url, STREAM_POOL_SIZE, onConnect);
+  if (!isNamed) for (const each of [pool, stream]) runUnnamed(each);
   const endRequestPool = pool.end.bind(pool);
   // Prisma's $disconnect ends the request pool; the streaming pool goes with it.
   pool.end = async () => {
@@ -121,8 +123,11 @@ export function createDbClient(url: string, options: { max?: number; namedStatem
   return client;
 }
 
-function openPool(url: string, max: number): pg.Pool {
-  const pool = new pg.Pool({ connectionString: url, max });
+/** `onConnect`: a new connection's set-up, done before its first query (statements.ts). */
+function openPool(url: string, max: number, onConnect?: (connection: pg.ClientBase) => Promise<void>): pg.Pool {
+  // pg-pool awaits the promise onConnect returns before handing the connection out (its typing says void).
+  // eslint-disable-next-line @typescript-eslint/no-misused-promises
+  const pool = new pg.Pool({ connectionString: url, max, onConnect });
   // An idle connection that breaks (a restarted server, a dropped test database) must not crash the
   // process: the pool discards it and the next query opens a new one.
   pool.on("error", (error) => {

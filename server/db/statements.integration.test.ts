@@ -13,6 +13,7 @@ import { startEmbeddedPostgres, type EmbeddedPostgres } from "./embedded-postgre
 import { runStatement, statement } from "./statements.ts";
 
 const SQL = statement("integration_probe", "SELECT $1::int + 1 AS v");
+const LOOKUP = statement("integration_lookup", `SELECT id FROM "User" WHERE email = $1::text`);
 
 describe("on Postgres", () => {
   let database: TestDatabase;
@@ -32,6 +33,32 @@ describe("on Postgres", () => {
       expect(prepared.rows).toEqual([{ name: "patchbay_integration_probe" }]);
     } finally {
       connection.release();
+    }
+  });
+
+  it("keeps a statement's first plan from its first run on a connection, not only after five", async () => {
+    const connection = await database.pool.connect();
+    try {
+      const mode = await connection.query<{ plan_cache_mode: string }>("SHOW plan_cache_mode");
+      expect(mode.rows).toEqual([{ plan_cache_mode: "force_generic_plan" }]);
+      for (let run = 0; run < 3; run++) await runStatement(connection, LOOKUP, ["nobody"]);
+      const plans = await connection.query<{ generic: string; custom: string }>(
+        `SELECT generic_plans::text AS generic, custom_plans::text AS custom
+         FROM pg_prepared_statements WHERE name = 'patchbay_integration_lookup'`,
+      );
+      expect(plans.rows).toEqual([{ generic: "3", custom: "0" }]);
+    } finally {
+      connection.release();
+    }
+  });
+
+  it("leaves planning alone where statements go unnamed (a pooler in transaction mode)", async () => {
+    const db = createDbClient(database.url, { max: 1, namedStatements: false });
+    try {
+      const mode = await poolOf(db).query<{ plan_cache_mode: string }>("SHOW plan_cache_mode");
+      expect(mode.rows).toEqual([{ plan_cache_mode: "auto" }]);
+    } finally {
+      await db.$disconnect();
     }
   });
 });

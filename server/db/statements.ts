@@ -40,6 +40,21 @@ export function runUnnamed(pool: pg.Pool): void {
   pool.on("connect", (client) => ((client as Markable)[UNNAMED] = true));
 }
 
+/**
+ * A new connection's set-up on a pool whose statements are named (the pool's `onConnect`, awaited
+ * before the connection's first query): keep a prepared statement's first plan
+ * (`plan_cache_mode = force_generic_plan`). Postgres plans a prepared statement afresh on each of
+ * its first five runs on a connection before it may keep a generic plan, and the pool closes idle
+ * connections, so on a quiet server nearly every send paid the planning of its large statements
+ * again. Measured in Postgres's log over 23 sends: the claim's bind (its planning) 0.86 → 0.30 ms,
+ * a model request's start 0.68 → 0.15 ms, the same execution times. Every statement on these
+ * connections (Prisma's too) finds its rows by key, which a generic plan does as well as a custom
+ * one. A server that refuses the setting (before Postgres 12) keeps planning as before.
+ */
+export async function keepFirstPlans(connection: pg.ClientBase): Promise<void> {
+  await connection.query("SET plan_cache_mode = force_generic_plan").catch(() => undefined);
+}
+
 /** Runs `sql` on a pool or one of its connections, named unless that pool says otherwise. */
 export function runStatement<Row extends pg.QueryResultRow>(
   on: pg.Pool | pg.PoolClient,
