@@ -2,6 +2,8 @@
 // A turn ends here only through runTurn's outcome (its closing status written, waiting out a database
 // outage) or a crash (recorded as `failed` with its true reason); an aborted turn writes nothing, as
 // whoever aborted it (cancel, restart, a lost lease, shutdown) has recorded the status already.
+import { setImmediate as nextLoopTurn } from "node:timers/promises";
+
 import { isDatabaseUnavailable } from "../database-unavailable.ts";
 import { retryWhileDatabaseUnavailable } from "./database-retry.ts";
 import { finishTurn } from "./turn-end.ts";
@@ -13,11 +15,19 @@ type Running = { controller: AbortController; spec: TurnSpec; done: Promise<void
 export class LocalTurns {
   private readonly running = new Map<string, Running>();
 
-  /** Runs a stored, announced turn in the background. */
-  run(spec: TurnSpec, deps: TurnDeps): void {
+  /**
+   * Runs a stored, announced turn in the background. Resolves one turn of the event loop later, so
+   * that the caller's answer (the send's, Apply now's) is written after the turn's first model
+   * request has gone out, not ahead of it: up to the provider's socket (render, the AI SDK's
+   * request) a started turn does in-memory work, which writing the answer first would delay. Traced
+   * in the server, two alternating pairs of 30 sends: claim → provider request 1.18–1.34 ms before,
+   * 0.80–0.84 ms after. A turn that waits for I/O first (a registry rebuild) holds nothing up.
+   */
+  run(spec: TurnSpec, deps: TurnDeps): Promise<void> {
     const controller = new AbortController();
     const done = execute(spec, deps, controller).finally(() => this.running.delete(spec.id));
     this.running.set(spec.id, { controller, spec, done });
+    return nextLoopTurn();
   }
 
   has(turnId: string): boolean {

@@ -148,7 +148,7 @@ export class SessionManager {
       throw new AppError("conflict:turn");
     }
     const { historySeq, opening } = started;
-    this.run({ id: turnId, sessionId, historySeq, ...model, opening }, started.systemPrompt);
+    await this.run({ id: turnId, sessionId, historySeq, ...model, opening }, started.systemPrompt);
     return { turnId };
   }
 
@@ -277,11 +277,11 @@ export class SessionManager {
         events: [...before, { type: "turn.started", data: started }, ...more],
       }),
     ]);
-    this.run(spec, persona);
+    await this.run(spec, persona);
   }
 
-  /** Runs a stored, announced turn in the background; the chat's persona prompt, else the default. */
-  private run(spec: TurnSpec, personaPrompt: string | null): void {
+  /** Runs a stored, announced turn in the background (local-turns.ts); the chat's persona prompt, else the default. */
+  private run(spec: TurnSpec, personaPrompt: string | null): Promise<void> {
     const shared = {
       db: this.options.db,
       tools: this.options.tools,
@@ -289,7 +289,7 @@ export class SessionManager {
       toolTimeoutMs: this.options.toolTimeoutMs,
       limits: { perResponse: this.options.toolCallsPerResponse, perMinute: this.options.toolCallsPerMinute },
     };
-    this.turns.run(spec, {
+    return this.turns.run(spec, {
       ...shared,
       maxSteps: this.options.maxSteps,
       system: personaPrompt ?? this.options.system,
