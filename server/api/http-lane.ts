@@ -33,7 +33,7 @@ import { AppError, toResponse } from "../errors.ts";
 import type { FrameSink } from "../session/event-stream.ts";
 import { MAX_BODY_BYTES } from "./body-limit.ts";
 import { openChatEvents } from "./chat-events.ts";
-import { answerTrpcWhole, COMPRESS_MIN_BYTES, type WholeAnswer } from "./trpc-http.ts";
+import { answerTrpcWhole, COMPRESS_MIN_BYTES, mayCompress, type WholeAnswer } from "./trpc-http.ts";
 
 /** Where the server listens: what a route handler's `request.url` is built from. */
 export type LaneAddress = { hostname: string; port: number };
@@ -128,8 +128,8 @@ function writeHead(res: ServerResponse, answer: WholeAnswer, extra: Record<strin
 /** A Response (a refusal, an error) as a whole answer; compressible unless it says no-transform. */
 async function wholeOf(response: Response): Promise<WholeAnswer> {
   const body = new Uint8Array(await response.arrayBuffer());
-  const mayCompress = !/no-transform/.test(response.headers.get("cache-control") ?? "");
-  return { status: response.status, statusText: response.statusText, headers: response.headers, body, mayCompress };
+  const { status, statusText, headers } = response;
+  return { status, statusText, headers, body, mayCompress: mayCompress(headers) };
 }
 
 function acceptsGzip(req: IncomingMessage): boolean {

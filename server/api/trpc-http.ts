@@ -51,12 +51,16 @@ export async function answerTrpcWhole(req: Request): Promise<WholeAnswer> {
   const body = new Uint8Array(await response.arrayBuffer());
   const headers = new Headers(response.headers);
   for (const [name, value] of API_HEADERS) headers.set(name, value);
-  const mayCompress = body.byteLength >= COMPRESS_MIN_BYTES;
-  if (!mayCompress) {
+  if (body.byteLength < COMPRESS_MIN_BYTES) {
     const cacheControl = headers.get("Cache-Control");
     headers.set("Cache-Control", cacheControl ? `${cacheControl}, no-transform` : "no-transform");
   }
-  return { status: response.status, statusText: response.statusText, headers, body, mayCompress };
+  return { status: response.status, statusText: response.statusText, headers, body, mayCompress: mayCompress(headers) };
+}
+
+/** Whether an answer with these headers may be compressed on the way out: not when it says `no-transform`. */
+export function mayCompress(headers: Headers): boolean {
+  return !/no-transform/.test(headers.get("cache-control") ?? "");
 }
 
 /** The route handler's answer (app/api/trpc): answerTrpcWhole as a Response. */
